@@ -1,0 +1,52 @@
+# powercut-rig. `make demo` and `make test` do all set-up on a fresh Debian bookworm machine (root),
+# installing only what is missing.
+SHELL := /bin/bash
+APT_PACKAGES := fuse3 libfuse3-dev pkg-config e2fsprogs xfsprogs util-linux \
+	mariadb-server mariadb-client sysbench chromium
+NODE_BIN := node_modules/.bin
+HELPER := faults/helper/pfdisk
+COVERAGE_MIN ?= 70
+
+.PHONY: setup apt npm helper build demo test test-fast test-integration test-docker bench clean
+
+setup: apt npm helper
+
+apt:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+npm: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+helper: $(HELPER)
+
+$(HELPER): $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
+	$(MAKE) -C faults/helper
+
+build: setup
+	$(NODE_BIN)/tsc -p tsconfig.json
+	@chmod +x dist/rig/cli/main.js
+
+demo: build
+	node dist/rig/cli/main.js campaign campaigns/quick.yml --out reports/latest
+
+# Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
+test: build
+	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN)
+
+# What needs no root, FUSE, server or Docker.
+test-fast: npm
+	@node scripts/run-tests.mjs --fast
+
+bench: build
+	node dist/bench/disk.js
+
+clean:
+	rm -rf dist .tap coverage
+	$(MAKE) -C faults/helper clean

@@ -1,0 +1,56 @@
+/* The power-fail disk's shared state: the image, the journal, the trigger and the cut. */
+#ifndef PFDISK_DISK_H
+#define PFDISK_DISK_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "journal.h"
+
+enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
+
+#define SIZE_BUCKETS 13 /* <=512, 1k, 2k ... 1M, larger */
+
+struct stats {
+	uint64_t reads, writes, flushes, bytes_written;
+	uint64_t by_size[SIZE_BUCKETS];
+	uint64_t page_writes;            /* writes of exactly the page size */
+	uint64_t page_writes_misaligned; /* ... not at a multiple of the page size */
+	uint64_t page_writes_straddling; /* ... crossing an atomic-unit boundary (page <= unit) */
+};
+
+struct disk {
+	int img_fd;
+	uint64_t size;
+	uint32_t unit, page_size;
+	const char *journal_path;
+
+	pthread_mutex_t lock;
+	pthread_cond_t changed; /* cut fired, released, or trigger re-armed */
+	struct journal journal;
+	uint64_t next_seq;
+	struct stats stats;
+
+	enum trigger trig;
+	uint64_t trig_n;          /* pending page writes, writes, or milliseconds */
+	uint64_t writes_since_arm;
+	uint64_t arm_generation;
+
+	int cut, released;
+	const char *cut_reason;
+	uint64_t cut_pending, cut_pending_pages;
+	int dump_rc;
+};
+
+extern struct disk D;
+
+/* With D.lock held: fire the cut (capture the journal to disk, hold all further I/O). */
+void disk_cut_locked(const char *reason);
+/* With D.lock held: block a request that arrived at or after the cut; returns -EIO once released. */
+int disk_hold_locked(void);
+/* Sets the trigger; starts the timer for TRIG_AT_TIME. Returns 0 or -errno. */
+int disk_arm(enum trigger t, uint64_t n);
+/* Starts the control socket server thread. Returns 0 or -errno. */
+int control_start(const char *sock_path);
+
+#endif

@@ -1,0 +1,108 @@
+#include "journal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void journal_init(struct journal *j, uint64_t max_bytes)
+{
+	memset(j, 0, sizeof(*j));
+	j->max_bytes = max_bytes;
+}
+
+static void drop_entry(struct journal *j, struct jentry *e)
+{
+	j->bytes -= 2ull * e->len;
+	free(e->old);
+	free(e->new);
+	e->old = e->new = NULL;
+}
+
+static void compact(struct journal *j)
+{
+	if (j->head == 0)
+		return;
+	memmove(j->e, j->e + j->head, (j->n - j->head) * sizeof(*j->e));
+	j->n -= j->head;
+	j->head = 0;
+}
+
+int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len,
+		unsigned char *old, unsigned char *new)
+{
+	if (j->n == j->cap) {
+		compact(j);
+		if (j->n == j->cap) {
+			size_t cap = j->cap ? j->cap * 2 : 1024;
+			struct jentry *e = realloc(j->e, cap * sizeof(*e));
+			if (!e)
+				return -ENOMEM;
+			j->e = e;
+			j->cap = cap;
+		}
+	}
+	j->e[j->n++] = (struct jentry){ seq, off, len, old, new };
+	j->bytes += 2ull * len;
+	while (j->bytes > j->max_bytes && j->head < j->n - 1) {
+		drop_entry(j, &j->e[j->head++]);
+		j->retired++;
+	}
+	return 0;
+}
+
+void journal_flush_before(struct journal *j, uint64_t seq)
+{
+	size_t keep = j->head;
+	for (size_t i = j->head; i < j->n; i++) {
+		if (j->e[i].seq < seq)
+			drop_entry(j, &j->e[i]);
+		else
+			j->e[keep++] = j->e[i];
+	}
+	j->n = keep;
+}
+
+size_t journal_pending(const struct journal *j)
+{
+	return j->n - j->head;
+}
+
+size_t journal_pending_at_least(const struct journal *j, uint32_t len)
+{
+	size_t c = 0;
+	for (size_t i = j->head; i < j->n; i++)
+		c += j->e[i].len >= len;
+	return c;
+}
+
+static int put_u64(FILE *f, uint64_t v)
+{
+	unsigned char b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return fwrite(b, 1, 8, f) == 8 ? 0 : -EIO;
+}
+
+int journal_dump(const struct journal *j, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -errno;
+	int rc = fwrite("PFJ1", 1, 4, f) == 4 ? 0 : -EIO;
+	rc = rc ? rc : put_u64(f, journal_pending(j));
+	for (size_t i = j->head; rc == 0 && i < j->n; i++) {
+		const struct jentry *e = &j->e[i];
+		rc = put_u64(f, e->seq);
+		rc = rc ? rc : put_u64(f, e->off);
+		rc = rc ? rc : put_u64(f, e->len);
+		if (rc == 0 && (fwrite(e->old, 1, e->len, f) != e->len ||
+				fwrite(e->new, 1, e->len, f) != e->len))
+			rc = -EIO;
+	}
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		rc = rc ? rc : -errno;
+	if (fclose(f) != 0)
+		rc = rc ? rc : -errno;
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* Journal of writes since the last completed flush: the power-fail disk's volatile cache. */
+#ifndef PFDISK_JOURNAL_H
+#define PFDISK_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct jentry {
+	uint64_t seq;
+	uint64_t off;
+	uint32_t len;
+	unsigned char *old; /* bytes the write overwrote */
+	unsigned char *new; /* bytes the write brought */
+};
+
+struct journal {
+	struct jentry *e;
+	size_t n, cap;
+	size_t head;        /* entries before head have retired */
+	uint64_t bytes;     /* old+new bytes held */
+	uint64_t max_bytes; /* bound; past it the oldest entries retire as durable */
+	uint64_t retired;   /* entries retired by the bound */
+};
+
+void journal_init(struct journal *j, uint64_t max_bytes);
+/* Takes ownership of old and new. Returns 0 or -ENOMEM. */
+int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len,
+		unsigned char *old, unsigned char *new);
+/* A flush that began when `seq` was the next sequence number makes every earlier write durable. */
+void journal_flush_before(struct journal *j, uint64_t seq);
+size_t journal_pending(const struct journal *j);
+size_t journal_pending_at_least(const struct journal *j, uint32_t len);
+/* Writes the pending entries to path (format in faults/journal-format.md). Returns 0 or -errno. */
+int journal_dump(const struct journal *j, const char *path);
+
+#endif

@@ -1,0 +1,324 @@
+/*
+ * pfdisk: serves one image file as /disk through FUSE, with a volatile write cache that can lose
+ * power. Mechanism only: every write since the last completed flush is journaled (offset, length,
+ * old bytes, new bytes); at a cut the journal is dumped and every further request is held until
+ * the driver says `release`, after which requests fail with EIO. Which pending writes land, and how
+ * they tear, is decided later by the TypeScript driver from the dump.
+ */
+#define FUSE_USE_VERSION 35
+#include <fuse.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "disk.h"
+
+struct disk D = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER };
+
+static struct options {
+	const char *image, *control, *journal;
+	unsigned unit, page_size;
+	unsigned long long journal_max;
+	int show_help;
+} opts = { .unit = 4096, .page_size = 16384, .journal_max = 512ull << 20 };
+
+#define OPT(t, p) { t, offsetof(struct options, p), 1 }
+static const struct fuse_opt option_spec[] = {
+	OPT("--image=%s", image),     OPT("--control=%s", control),
+	OPT("--journal=%s", journal), OPT("--unit=%u", unit),
+	OPT("--page-size=%u", page_size), OPT("--journal-max=%llu", journal_max),
+	OPT("-h", show_help),         OPT("--help", show_help),
+	FUSE_OPT_END
+};
+
+static const char *DISK_NAME = "/disk";
+
+void disk_cut_locked(const char *reason)
+{
+	if (D.cut)
+		return;
+	D.cut = 1;
+	D.cut_reason = reason;
+	D.cut_pending = journal_pending(&D.journal);
+	D.cut_pending_pages = journal_pending_at_least(&D.journal, D.page_size);
+	D.dump_rc = journal_dump(&D.journal, D.journal_path);
+	fprintf(stderr, "pfdisk: cut (%s): %llu pending writes, dump %s\n", reason,
+		(unsigned long long)D.cut_pending, D.dump_rc == 0 ? "written" : strerror(-D.dump_rc));
+	pthread_cond_broadcast(&D.changed);
+}
+
+int disk_hold_locked(void)
+{
+	while (!D.released)
+		pthread_cond_wait(&D.changed, &D.lock);
+	return -EIO;
+}
+
+static void *timer_main(void *arg)
+{
+	uint64_t gen = (uint64_t)(uintptr_t)arg;
+	struct timespec until;
+	pthread_mutex_lock(&D.lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += D.trig_n / 1000;
+	until.tv_nsec += (long)(D.trig_n % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	int rc = 0;
+	while (!D.cut && D.arm_generation == gen && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&D.changed, &D.lock, &until);
+	if (!D.cut && D.arm_generation == gen)
+		disk_cut_locked("at-time");
+	pthread_mutex_unlock(&D.lock);
+	return NULL;
+}
+
+int disk_arm(enum trigger t, uint64_t n)
+{
+	pthread_mutex_lock(&D.lock);
+	if (D.cut) {
+		pthread_mutex_unlock(&D.lock);
+		return -EALREADY;
+	}
+	D.trig = t;
+	D.trig_n = n;
+	D.writes_since_arm = 0;
+	D.arm_generation++;
+	memset(&D.stats, 0, sizeof(D.stats));
+	pthread_cond_broadcast(&D.changed);
+	uint64_t gen = D.arm_generation;
+	pthread_mutex_unlock(&D.lock);
+	if (t != TRIG_AT_TIME)
+		return 0;
+	pthread_t th;
+	int rc = pthread_create(&th, NULL, timer_main, (void *)(uintptr_t)gen);
+	if (rc != 0)
+		return -rc;
+	pthread_detach(th);
+	return 0;
+}
+
+static int size_bucket(size_t len)
+{
+	int b = 0;
+	for (size_t s = 512; s < len && b < SIZE_BUCKETS - 1; s <<= 1)
+		b++;
+	return b;
+}
+
+static void count_write_locked(off_t off, size_t len)
+{
+	struct stats *s = &D.stats;
+	s->writes++;
+	s->bytes_written += len;
+	s->by_size[size_bucket(len)]++;
+	if (len != D.page_size)
+		return;
+	s->page_writes++;
+	s->page_writes_misaligned += (uint64_t)off % D.page_size != 0;
+	s->page_writes_straddling += len <= D.unit && (uint64_t)off / D.unit != ((uint64_t)off + len - 1) / D.unit;
+}
+
+static int pf_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	(void)fi;
+	memset(st, 0, sizeof(*st));
+	if (strcmp(path, "/") == 0) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+	} else if (strcmp(path, DISK_NAME) == 0) {
+		st->st_mode = S_IFREG | 0600;
+		st->st_nlink = 1;
+		st->st_size = (off_t)D.size;
+		st->st_blksize = 4096;
+	} else {
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int pf_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+	(void)off, (void)fi, (void)flags;
+	if (strcmp(path, "/") != 0)
+		return -ENOENT;
+	fill(buf, ".", NULL, 0, 0);
+	fill(buf, "..", NULL, 0, 0);
+	fill(buf, DISK_NAME + 1, NULL, 0, 0);
+	return 0;
+}
+
+static int pf_open(const char *path, struct fuse_file_info *fi)
+{
+	if (strcmp(path, DISK_NAME) != 0)
+		return -ENOENT;
+	fi->direct_io = 1; /* the kernel caches nothing: every request reaches the journal */
+	return 0;
+}
+
+static int pf_read(const char *path, char *buf, size_t len, off_t off, struct fuse_file_info *fi)
+{
+	(void)path, (void)fi;
+	pthread_mutex_lock(&D.lock);
+	int held = D.cut ? disk_hold_locked() : 0;
+	if (!held)
+		D.stats.reads++;
+	pthread_mutex_unlock(&D.lock);
+	if (held)
+		return held;
+	ssize_t n = pread(D.img_fd, buf, len, off);
+	return n < 0 ? -errno : (int)n;
+}
+
+static int read_old(unsigned char *old, size_t len, off_t off)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(D.img_fd, old + got, len - got, off + (off_t)got);
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	memset(old + got, 0, len - got);
+	return 0;
+}
+
+static int write_journaled_locked(const char *buf, size_t len, off_t off)
+{
+	unsigned char *old = malloc(len), *new = malloc(len);
+	int rc = old && new ? read_old(old, len, off) : -ENOMEM;
+	if (rc == 0) {
+		memcpy(new, buf, len);
+		ssize_t n = pwrite(D.img_fd, buf, len, off);
+		rc = n < 0 ? -errno : n != (ssize_t)len ? -EIO : 0;
+	}
+	if (rc == 0)
+		rc = journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, old, new);
+	if (rc != 0) {
+		free(old);
+		free(new);
+	}
+	return rc;
+}
+
+static int pf_write(const char *path, const char *buf, size_t len, off_t off,
+		    struct fuse_file_info *fi)
+{
+	(void)path, (void)fi;
+	if ((uint64_t)off + len > D.size)
+		return -ENOSPC;
+	pthread_mutex_lock(&D.lock);
+	if (!D.cut && D.trig == TRIG_AFTER_WRITES && ++D.writes_since_arm > D.trig_n)
+		disk_cut_locked("after-writes");
+	int rc = D.cut ? disk_hold_locked() : 0;
+	if (rc == 0) {
+		count_write_locked(off, len);
+		rc = write_journaled_locked(buf, len, off);
+	}
+	pthread_mutex_unlock(&D.lock);
+	return rc < 0 ? rc : (int)len;
+}
+
+/*
+ * The flush barrier. Durability is modelled by the journal, not by the host: the image file's
+ * host never loses power, so a host fsync would cost time and prove nothing. What matters is that
+ * a flush completes only here, after every earlier write has left the journal.
+ */
+static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	(void)path, (void)datasync, (void)fi;
+	pthread_mutex_lock(&D.lock);
+	if (!D.cut) {
+		D.stats.flushes++;
+		if (D.trig == TRIG_ARMED &&
+		    journal_pending_at_least(&D.journal, D.page_size) >= D.trig_n)
+			disk_cut_locked("armed");
+	}
+	int rc = D.cut ? disk_hold_locked() : 0;
+	if (rc == 0)
+		journal_flush_before(&D.journal, D.next_seq);
+	pthread_mutex_unlock(&D.lock);
+	return rc;
+}
+
+static void *pf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	conn->max_write = 1 << 20;
+	cfg->entry_timeout = 0;
+	cfg->attr_timeout = 0;
+	cfg->negative_timeout = 0;
+	cfg->direct_io = 1;
+	int rc = control_start(opts.control);
+	if (rc != 0) {
+		fprintf(stderr, "pfdisk: control socket %s: %s\n", opts.control, strerror(-rc));
+		exit(3);
+	}
+	return NULL;
+}
+
+static const struct fuse_operations ops = {
+	.getattr = pf_getattr,
+	.readdir = pf_readdir,
+	.open = pf_open,
+	.read = pf_read,
+	.write = pf_write,
+	.fsync = pf_fsync,
+	.init = pf_init,
+};
+
+static void usage(const char *prog)
+{
+	printf("usage: %s --image=FILE --control=SOCKET --journal=FILE [options] MOUNTPOINT\n\n"
+	       "Serves FILE as MOUNTPOINT/disk with a volatile write cache that can lose power.\n"
+	       "    --image=FILE         image file to serve (its size is the disk's size)\n"
+	       "    --control=SOCKET     unix socket for control commands (created once mounted)\n"
+	       "    --journal=FILE       where the journal is dumped at the cut\n"
+	       "    --unit=N             atomic write unit, for the straddle count (default 4096)\n"
+	       "    --page-size=N        page size the armed trigger counts (default 16384)\n"
+	       "    --journal-max=N      journal bound in bytes (default 512 MiB)\n\n",
+	       prog);
+}
+
+int main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
+		return 2;
+	if (opts.show_help || !opts.image || !opts.control || !opts.journal) {
+		usage(argv[0]);
+		if (opts.show_help) {
+			fuse_opt_add_arg(&args, "--help");
+			args.argv[0][0] = '\0';
+		}
+		return opts.show_help ? 0 : 2;
+	}
+	D.img_fd = open(opts.image, O_RDWR);
+	struct stat st;
+	if (D.img_fd < 0 || fstat(D.img_fd, &st) != 0) {
+		fprintf(stderr, "pfdisk: %s: %s\n", opts.image, strerror(errno));
+		return 2;
+	}
+	D.size = (uint64_t)st.st_size;
+	D.unit = opts.unit;
+	D.page_size = opts.page_size;
+	D.journal_path = opts.journal;
+	journal_init(&D.journal, opts.journal_max);
+	fuse_opt_add_arg(&args, "-f");
+	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
+	int rc = fuse_main(args.argc, args.argv, &ops, NULL);
+	fuse_opt_free_args(&args);
+	unlink(opts.control);
+	return rc;
+}

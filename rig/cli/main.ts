@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+/** The `rig` command: a thin dispatcher over one module per command. */
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { registerCommands } from './commands/index.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+const program = new Command('rig')
+  .description('Cuts power under a MySQL-family server and proves what its recovery restored.')
+  .version(pkg.version)
+  .showHelpAfterError('(run with --help for usage)')
+  .configureOutput({ outputError: (str, write) => write(str) })
+  .exitOverride((err) => {
+    // commander's own usage errors are bad input: exit 2, one line
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  });
+
+registerCommands(program);
+await program.parseAsync(process.argv);

@@ -1,0 +1,198 @@
+/**
+ * The saved shape of a run: one CycleRecord per crash cycle (DIR/cycle.json for `rig cycle`),
+ * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
+ */
+
+export type Verdict =
+  | 'no-torn'
+  | 'restored'
+  | 'detected'
+  | 'silent-corruption'
+  | 'lost-commit'
+  | 'rig-error';
+
+export type Expectation = 'recovers' | 'never-torn' | 'torn-reproduced';
+
+export type FsKind = 'ext4' | 'ext4-bigalloc16k' | 'xfs' | 'xfs-su16k' | 'xfs-bs16k' | 'none';
+
+export type TriggerSpec =
+  | { kind: 'armed'; pendingPageWrites: number }
+  | { kind: 'after-writes'; writes: number }
+  | { kind: 'at-time'; ms: number }
+  | { kind: 'manual' };
+
+export interface ServerSettings {
+  doublewrite: boolean;
+  flushMethod: string; // innodb_flush_method, e.g. O_DIRECT, fsync
+  pageSize: number; // innodb_page_size in bytes
+  bufferPool: string; // innodb_buffer_pool_size, e.g. 64M
+  redoSize: string; // innodb_log_file_size, e.g. 96M
+}
+
+export interface DiskSettings {
+  atomicUnit: number; // bytes: 512 .. 65536
+  fs: FsKind;
+  trigger: TriggerSpec;
+  journalMaxBytes: number;
+  sizeBytes: number;
+}
+
+export interface LoadSettings {
+  kind: 'builtin' | 'sysbench';
+  connections: number;
+  tables: number;
+  rows: number;
+  maxSeconds: number; // the load gives up (rig-error) if the cut has not fired by then
+}
+
+export interface ScenarioSettings {
+  name: string;
+  runtime: 'local' | 'docker';
+  image?: string; // docker runtime only
+  server: ServerSettings;
+  disk: DiskSettings;
+  load: LoadSettings;
+  expect: Expectation;
+}
+
+export type Fate = 'landed' | 'dropped' | 'torn';
+
+/** One write that was pending (unflushed) at the cut, and what the plan made of it. */
+export interface PendingWrite {
+  seq: number;
+  offset: number; // device byte offset
+  length: number;
+  fate: Fate;
+  units: number; // atomic units the write covers
+  unitsLanded: number[]; // indexes (0-based, within this write) of the units that landed
+}
+
+/** Counters the power-fail disk kept from arming to the cut. */
+export interface DiskStats {
+  writes: number;
+  flushes: number;
+  bytesWritten: number;
+  pageWrites: number;
+  pageWritesMisaligned: number;
+  pageWritesStraddling: number; // page-size writes that crossed an atomic-unit boundary
+  writesBySize: Record<string, number>; // "512", "4096", ... ">1048576"
+}
+
+export interface CutSummary {
+  reason: string; // armed, after-writes, at-time, manual
+  atMs: number; // since the load started
+  pending: number;
+  pendingPageWrites: number;
+  stats: DiskStats;
+}
+
+export type Attribution = 'doublewrite' | 'redo' | 'unexplained';
+
+/** A page the crash image held torn (some of its atomic units new, some old). */
+export interface TornPage {
+  file: string; // path relative to the datadir, e.g. ./db/sbtest1.ibd
+  space: number | null;
+  page: number;
+  unitsNew: boolean[]; // one entry per atomic unit of the page: true = the new bytes landed
+  invalidBefore: string | null; // the verifier's reason, null if the torn page still verified
+  validAfter: boolean | null; // null when the server did not recover
+  attribution: Attribution | null; // null when the server did not recover
+}
+
+export interface InvalidPage {
+  file: string;
+  space: number | null;
+  page: number;
+  reason: string;
+}
+
+export type LogEventKind =
+  | 'corruption'
+  | 'doublewrite-restore'
+  | 'lsn-in-future'
+  | 'abort'
+  | 'recovery-start'
+  | 'recovery-done'
+  | 'ready'
+  | 'error';
+
+export interface LogEvent {
+  line: number; // 1-based line number in the error log
+  kind: LogEventKind;
+  text: string;
+}
+
+export type Phase =
+  | 'prepare'
+  | 'load'
+  | 'cut'
+  | 'materialize'
+  | 'scanBefore'
+  | 'recover'
+  | 'scanAfter'
+  | 'judge';
+
+export interface CycleRecord {
+  id: string; // unique in a campaign, safe as a folder name: <scenario>-<cycle>
+  scenario: string;
+  cycle: number;
+  seed: number;
+  settings: ScenarioSettings;
+  verdict: Verdict;
+  expectation: Expectation;
+  expectationHeld: boolean;
+  reason: string; // one line: why this verdict
+  cut: CutSummary | null;
+  pendingWrites: PendingWrite[];
+  tornPagesBefore: TornPage[];
+  pagesAfter: InvalidPage[]; // pages still invalid after recovery
+  attribution: Record<Attribution, number>;
+  ledger: { checked: boolean; acked: number; missing: number; note?: string };
+  checkTable: { tables: number; failed: string[] };
+  serverStarted: boolean;
+  errorLog: { excerpt: string; events: LogEvent[] };
+  throughput: { tMs: number; commits: number }[]; // commits acknowledged per bucket
+  crashImageSha256: string | null;
+  timings: Partial<Record<Phase, number>>; // milliseconds
+  evidenceDir: string | null; // relative to the results folder, when evidence was kept
+  repro: string; // the command that rebuilds this crash image
+  error?: string; // for rig-error: what failed
+}
+
+export interface ScenarioSummary {
+  name: string;
+  settings: ScenarioSettings;
+  expectation: Expectation;
+  cyclesPlanned: number;
+  cyclesRun: number;
+  verdictCounts: Partial<Record<Verdict, number>>;
+  tornCycles: number; // cycles whose crash image held at least one torn page
+  held: boolean; // every cycle met the expectation (and a negative control was not blind)
+  blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
+  failures: string[]; // one line each
+}
+
+export interface Environment {
+  server: string; // e.g. mariadbd
+  serverVersion: string;
+  kernel: string;
+  node: string;
+  rigVersion: string;
+  hostname: string;
+}
+
+export interface CampaignResults {
+  version: 1;
+  campaign: string;
+  file: string;
+  commandLine: string;
+  startedAt: string; // ISO
+  finishedAt: string | null;
+  shard: { index: number; count: number } | null;
+  seed: number;
+  environment: Environment;
+  scenarios: ScenarioSummary[];
+  cycles: CycleRecord[];
+  outcome: 'pass' | 'fail' | 'rig-error' | 'running';
+  cyclesPerHour: number | null;
+}
