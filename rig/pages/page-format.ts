@@ -1,0 +1,57 @@
+/**
+ * Where things sit on an InnoDB page (all big-endian). The FIL header is the same for every
+ * page format; the trailer differs between the legacy layout and MariaDB's full_crc32.
+ */
+export const FIL_PAGE_SPACE_OR_CHKSUM = 0; // checksum, or the key version in full_crc32
+export const FIL_PAGE_OFFSET = 4; // page number
+export const FIL_PAGE_LSN = 16; // 8 bytes
+export const FIL_PAGE_TYPE = 24;
+export const FIL_PAGE_FILE_FLUSH_LSN = 26; // 8 bytes
+export const FIL_PAGE_SPACE_ID = 34;
+export const FIL_PAGE_DATA = 38;
+/** Legacy trailer: old-style checksum (4) then the LSN's low 4 bytes, at ps-8. */
+export const FIL_PAGE_END_LSN_OLD_CHKSUM = 8;
+/** FSP header (page 0): space id at +0, flags at +16 from FIL_PAGE_DATA. */
+export const FSP_SPACE_ID = FIL_PAGE_DATA;
+export const FSP_SPACE_FLAGS = FIL_PAGE_DATA + 16;
+
+export const MIN_PAGE_SIZE = 4096;
+export const MAX_PAGE_SIZE = 65536;
+
+export function readU32(buf: Uint8Array, at: number): number {
+  return ((buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!) >>> 0;
+}
+
+/** An 8-byte LSN as a Number (exact below 2^53 bytes of redo, i.e. always in practice). */
+export function readLsn(buf: Uint8Array, at = FIL_PAGE_LSN): number {
+  return readU32(buf, at) * 2 ** 32 + readU32(buf, at + 4);
+}
+
+export function isAllZero(buf: Uint8Array, start = 0, end = buf.length): boolean {
+  // compare 8 bytes at a time where alignment allows; zero pages are common in new files
+  let i = start;
+  if ((buf.byteOffset + i) % 8 === 0) {
+    const words = new BigUint64Array(buf.buffer, buf.byteOffset + i, Math.floor((end - i) / 8));
+    for (let w = 0; w < words.length; w++) if (words[w] !== 0n) return false;
+    i += words.length * 8;
+  }
+  for (; i < end; i++) if (buf[i] !== 0) return false;
+  return true;
+}
+
+/** The header fields a report names, read without judging the page. */
+export interface PageHeader {
+  pageNo: number;
+  spaceId: number;
+  lsn: number;
+  pageType: number;
+}
+
+export function readPageHeader(page: Uint8Array): PageHeader {
+  return {
+    pageNo: readU32(page, FIL_PAGE_OFFSET),
+    spaceId: readU32(page, FIL_PAGE_SPACE_ID),
+    lsn: readLsn(page),
+    pageType: (page[FIL_PAGE_TYPE]! << 8) | page[FIL_PAGE_TYPE + 1]!,
+  };
+}

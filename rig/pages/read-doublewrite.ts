@@ -1,0 +1,35 @@
+/**
+ * readDoublewrite(datadir): every doublewrite copy a datadir holds, whichever server wrote it,
+ * each with the page it copies, its LSN and whether it is a valid page image.
+ */
+import { readDblwrFileCopies, readAreaCopies, type DoublewriteCopy } from './doublewrite-copies.js';
+import type { SpaceFormat } from './fsp-flags.js';
+import { readSpaceFormat, readSystemDoublewriteArea } from './system-tablespace.js';
+import { listTablespaceFiles, type TablespaceFile } from './tablespace-files.js';
+
+export async function readDoublewrite(datadir: string): Promise<DoublewriteCopy[]> {
+  const files = await listTablespaceFiles(datadir);
+  const formats = await readSpaceFormats(files);
+  const copies: DoublewriteCopy[] = [];
+  const ibdata1 = files.find((f) => f.kind === 'system' && f.rel === './ibdata1');
+  if (ibdata1) {
+    const area = await readSystemDoublewriteArea(ibdata1.path);
+    const pageSize = formats.get(0)?.pageSize ?? 16384;
+    if (area) copies.push(...(await readAreaCopies(ibdata1.path, ibdata1.rel, area, pageSize, formats)));
+  }
+  for (const f of files.filter((x) => x.kind === 'dblwr')) {
+    copies.push(...(await readDblwrFileCopies(f.path, f.rel, formats)));
+  }
+  return copies;
+}
+
+/** Each tablespace's format from its page 0, keyed by space id (ibdata1 is space 0). */
+async function readSpaceFormats(files: TablespaceFile[]): Promise<Map<number, SpaceFormat>> {
+  const formats = new Map<number, SpaceFormat>();
+  for (const f of files) {
+    if (f.kind === 'dblwr' || (f.kind === 'system' && f.rel !== './ibdata1')) continue;
+    const header = await readSpaceFormat(f.path);
+    if (header) formats.set(header.spaceId, header.format);
+  }
+  return formats;
+}
