@@ -1,0 +1,78 @@
+/**
+ * What a power-fail disk created, written to DIR/disk.json as each piece comes into being, and
+ * registered under the rig's run directory so `rig cleanup` can find a disk whose owner was killed.
+ * Teardown and cleanup act only on what a record names.
+ */
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { FsKind } from '../rig/results/types.js';
+
+export interface DiskRecord {
+  version: 1;
+  dir: string;
+  image: string;
+  fuseDir: string;
+  device: string; // the FUSE-served file the loop device sits on
+  controlSocket: string;
+  journalFile: string;
+  fs: FsKind;
+  atomicUnit: number;
+  pageSize: number;
+  sizeBytes: number;
+  helperPid: number | null;
+  loopDevice: string | null;
+  mountPoint: string | null; // set once the filesystem is mounted
+  createdAt: string;
+}
+
+/** Where live disks are registered; tmpfs, like the mounts and loop devices it speaks of. */
+export const REGISTRY_DIR = process.env.RIG_REGISTRY_DIR ?? '/run/powercut-rig/disks';
+
+export function recordPath(dir: string): string {
+  return join(dir, 'disk.json');
+}
+
+function registryEntry(dir: string): string {
+  return join(REGISTRY_DIR, createHash('sha256').update(dir).digest('hex').slice(0, 16) + '.json');
+}
+
+export function saveRecord(record: DiskRecord): void {
+  const body = JSON.stringify(record, null, 2) + '\n';
+  for (const path of [recordPath(record.dir), registryEntry(record.dir)]) {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path + '.tmp', body);
+    renameSync(path + '.tmp', path);
+  }
+}
+
+export function readRecord(dir: string): DiskRecord | null {
+  try {
+    return JSON.parse(readFileSync(recordPath(dir), 'utf8')) as DiskRecord;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetRecord(dir: string): void {
+  rmSync(registryEntry(dir), { force: true });
+}
+
+/** Every disk registered as live (some may be leftovers of a killed run). */
+export function registeredDisks(): DiskRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(REGISTRY_DIR).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const records: DiskRecord[] = [];
+  for (const name of names) {
+    try {
+      records.push(JSON.parse(readFileSync(join(REGISTRY_DIR, name), 'utf8')) as DiskRecord);
+    } catch {
+      rmSync(join(REGISTRY_DIR, name), { force: true });
+    }
+  }
+  return records;
+}

@@ -1,0 +1,56 @@
+/** The helper's `status` reply, and the per-cut counters the rig keeps from it. */
+import type { CutSummary, DiskStats } from '../rig/results/types.js';
+
+export interface HelperStatus {
+  cut: boolean;
+  cutReason: string;
+  released: boolean;
+  dumpError: number;
+  trigger: string;
+  triggerN: number;
+  pending: number;
+  pendingPageWrites: number;
+  cutPending: number;
+  cutPendingPageWrites: number;
+  journalBytes: number;
+  retired: number;
+  reads: number;
+  writes: number;
+  flushes: number;
+  bytesWritten: number;
+  pageWrites: number;
+  pageWritesMisaligned: number;
+  pageWritesStraddling: number;
+  unit: number;
+  pageSize: number;
+  writesBySize: number[];
+}
+
+const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
+  '262144', '524288', '1048576', '>1048576'];
+
+export function diskStats(s: HelperStatus): DiskStats {
+  const writesBySize: Record<string, number> = {};
+  s.writesBySize.forEach((n, i) => {
+    if (n > 0) writesBySize[BUCKET_NAMES[i]!] = n;
+  });
+  return {
+    writes: s.writes,
+    flushes: s.flushes,
+    bytesWritten: s.bytesWritten,
+    pageWrites: s.pageWrites,
+    pageWritesMisaligned: s.pageWritesMisaligned,
+    pageWritesStraddling: s.pageWritesStraddling,
+    writesBySize,
+  };
+}
+
+export function cutSummary(s: HelperStatus, atMs: number): CutSummary {
+  return {
+    reason: s.cutReason,
+    atMs,
+    pending: s.cutPending,
+    pendingPageWrites: s.cutPendingPageWrites,
+    stats: diskStats(s),
+  };
+}

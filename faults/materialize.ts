@@ -1,0 +1,66 @@
+/**
+ * Writes the crash image: the image as it stood at the cut, with every pending write rolled back
+ * (newest first, restoring the bytes it overwrote), then the units the plan lets land written again
+ * in arrival order, so later writes win where both land. Same image, journal and plan: the same
+ * bytes, and the sha256 says so.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { execa } from 'execa';
+import { rigFailure } from '../rig/errors.js';
+import type { CrashPlan } from './crash-plan.js';
+import { unitSpan } from './crash-plan.js';
+import type { JournalEntry } from './journal.js';
+
+function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
+  const fits =
+    journal.length === plan.writes.length &&
+    journal.every((e, i) => {
+      const w = plan.writes[i]!;
+      return w.seq === e.seq && w.offset === e.offset && w.length === e.length;
+    });
+  if (!fits) throw rigFailure('the plan does not describe this journal (writes differ); rebuild the plan from it');
+}
+
+export async function applyPlan(imagePath: string, journal: JournalEntry[], plan: CrashPlan): Promise<void> {
+  checkPlanFits(journal, plan);
+  const unit = plan.atomicUnit;
+  const fh = await open(imagePath, 'r+');
+  try {
+    for (let i = journal.length - 1; i >= 0; i--) {
+      const e = journal[i]!;
+      await fh.write(e.old, 0, e.length, e.offset);
+    }
+    for (let i = 0; i < journal.length; i++) {
+      const e = journal[i]!;
+      const { first } = unitSpan(e.offset, e.length, unit);
+      for (const u of plan.writes[i]!.unitsLanded) {
+        const from = Math.max(e.offset, (first + u) * unit);
+        const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
+        await fh.write(e.new, from - e.offset, to - from, from);
+      }
+    }
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Copies the image at the cut to `out` (sparsely), applies the plan there, returns its sha256. */
+export async function materializeCrashImage(
+  imageAtCut: string,
+  journal: JournalEntry[],
+  plan: CrashPlan,
+  out: string,
+): Promise<string> {
+  await execa('cp', ['--sparse=always', imageAtCut, out]);
+  await applyPlan(out, journal, plan);
+  return sha256File(out);
+}

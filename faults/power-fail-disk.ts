@@ -1,0 +1,175 @@
+/**
+ * The power-fail disk as one handle: image -> FUSE helper -> loop device (direct I/O) -> filesystem.
+ * startDisk() builds the stack (every piece recorded in DIR/disk.json as it appears, and the whole
+ * stack taken down again if any step fails); the handle arms triggers, cuts, and tears down.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { rigFailure } from '../rig/errors.js';
+import type { FsKind, TriggerSpec } from '../rig/results/types.js';
+import { HELPER_PATH } from '../rig/paths.js';
+import { sendCommand } from './control-client.js';
+import { readRecord, saveRecord, type DiskRecord } from './disk-record.js';
+import { FILESYSTEMS } from './filesystems.js';
+import type { HelperStatus } from './helper-status.js';
+import { preflightDisk } from './preflight.js';
+import { processAlive, waitFor } from './system.js';
+import { tearDownDisk, type TeardownReport } from './teardown.js';
+import { armCommand } from './trigger.js';
+
+export interface DiskOptions {
+  dir: string;
+  sizeBytes: number;
+  fs: FsKind;
+  atomicUnit: number;
+  pageSize?: number; // what the armed trigger counts as a page write (default 16 KiB)
+  journalMaxBytes?: number;
+  trigger?: TriggerSpec | null; // armed once the stack is up; null = none yet
+  /** Start from this image (already formatted) instead of a fresh sparse one; copied sparsely. */
+  fromImage?: string;
+}
+
+export class PowerFailDisk {
+  constructor(public record: DiskRecord) {}
+
+  /** The filesystem's mount point, or the loop device for fs `none`. */
+  get target(): string {
+    return this.record.mountPoint ?? this.record.loopDevice!;
+  }
+
+  status(): Promise<HelperStatus> {
+    return sendCommand<HelperStatus>(this.record.controlSocket, 'status');
+  }
+
+  async arm(trigger: TriggerSpec | null): Promise<void> {
+    await sendCommand(this.record.controlSocket, armCommand(trigger));
+  }
+
+  cut(): Promise<HelperStatus> {
+    return sendCommand<HelperStatus>(this.record.controlSocket, 'cut');
+  }
+
+  /** Resolves with the status at the cut, or null if it has not fired within timeoutMs. */
+  async waitCut(timeoutMs: number): Promise<HelperStatus | null> {
+    try {
+      return await sendCommand<HelperStatus>(this.record.controlSocket, `wait-cut ${timeoutMs}`, timeoutMs + 5000);
+    } catch (error) {
+      if (String((error as Error).message).endsWith('timeout')) return null;
+      throw error;
+    }
+  }
+
+  /** Tears the stack down: held I/O fails with EIO first if the disk was cut. */
+  down(): Promise<TeardownReport> {
+    return tearDownDisk(readRecord(this.record.dir) ?? this.record);
+  }
+}
+
+function newRecord(opts: DiskOptions, dir: string): DiskRecord {
+  return {
+    version: 1,
+    dir,
+    image: join(dir, 'image.img'),
+    fuseDir: join(dir, 'fuse'),
+    device: join(dir, 'fuse', 'disk'),
+    controlSocket: join(dir, 'control.sock'),
+    journalFile: join(dir, 'journal.bin'),
+    fs: opts.fs,
+    atomicUnit: opts.atomicUnit,
+    pageSize: opts.pageSize ?? 16384,
+    sizeBytes: opts.sizeBytes,
+    helperPid: null,
+    loopDevice: null,
+    mountPoint: null,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+async function startHelper(record: DiskRecord, journalMaxBytes: number): Promise<DiskRecord> {
+  const log = openSync(join(record.dir, 'helper.log'), 'w');
+  const child = spawn(
+    HELPER_PATH,
+    [
+      `--image=${record.image}`,
+      `--control=${record.controlSocket}`,
+      `--journal=${record.journalFile}`,
+      `--unit=${record.atomicUnit}`,
+      `--page-size=${record.pageSize}`,
+      `--journal-max=${journalMaxBytes}`,
+      record.fuseDir,
+    ],
+    { detached: true, stdio: ['ignore', log, log] },
+  );
+  closeSync(log);
+  child.unref();
+  const withPid = { ...record, helperPid: child.pid ?? null };
+  saveRecord(withPid);
+  const ready = await waitFor(async () => {
+    if (!processAlive(withPid.helperPid)) return true;
+    try {
+      await sendCommand(record.controlSocket, 'status', 1000);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 10_000, 25);
+  if (!ready || !processAlive(withPid.helperPid)) {
+    const why = readFileSync(join(record.dir, 'helper.log'), 'utf8').trim().split('\n').pop();
+    throw rigFailure(`power-fail disk helper did not come up${why ? `: ${why}` : ''}`);
+  }
+  return withPid;
+}
+
+async function attachLoop(record: DiskRecord): Promise<DiskRecord> {
+  const r = await execa('losetup', ['--find', '--show', '--direct-io=on', record.device], { reject: false });
+  if (r.exitCode !== 0) throw rigFailure(`losetup could not attach ${record.device}: ${r.stderr.trim()}`);
+  const withLoop = { ...record, loopDevice: r.stdout.trim() };
+  saveRecord(withLoop);
+  return withLoop;
+}
+
+async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRecord> {
+  const recipe = FILESYSTEMS[record.fs];
+  if (!recipe.mkfs) return record;
+  if (format) {
+    const r = await execa(recipe.mkfs, [...recipe.args, record.loopDevice!], { reject: false });
+    if (r.exitCode !== 0) throw rigFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
+  }
+  const mnt = join(record.dir, 'mnt');
+  mkdirSync(mnt, { recursive: true });
+  const r = await execa('mount', [record.loopDevice!, mnt], { reject: false });
+  if (r.exitCode !== 0) throw rigFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
+  const mounted = { ...record, mountPoint: mnt };
+  saveRecord(mounted);
+  return mounted;
+}
+
+export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
+  const dir = resolve(opts.dir);
+  await preflightDisk({ dir, fs: opts.fs, sizeBytes: opts.sizeBytes });
+  let record = newRecord(opts, dir);
+  mkdirSync(record.fuseDir, { recursive: true });
+  rmSync(record.journalFile, { force: true });
+  saveRecord(record);
+  try {
+    if (opts.fromImage) {
+      await execa('cp', ['--sparse=always', opts.fromImage, record.image]);
+    } else {
+      if (existsSync(record.image)) rmSync(record.image);
+      closeSync(openSync(record.image, 'w'));
+      truncateSync(record.image, opts.sizeBytes);
+    }
+    record = await startHelper(record, opts.journalMaxBytes ?? 256 * 1024 * 1024);
+    record = await attachLoop(record);
+    record = await makeAndMount(record, !opts.fromImage);
+    const disk = new PowerFailDisk(record);
+    if (opts.trigger) await disk.arm(opts.trigger);
+    return disk;
+  } catch (error) {
+    await tearDownDisk(readRecord(dir) ?? record);
+    throw error;
+  }
+}
+

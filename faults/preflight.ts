@@ -1,0 +1,73 @@
+/**
+ * Checks made before a disk creates anything, so bad input costs nothing and leaves nothing behind.
+ * Each failure is one line naming the problem and the fix.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { badInput } from '../rig/errors.js';
+import type { FsKind } from '../rig/results/types.js';
+import { HELPER_PATH } from '../rig/paths.js';
+import { FILESYSTEMS } from './filesystems.js';
+import { readRecord } from './disk-record.js';
+import { formatSize } from './sizes.js';
+import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
+
+export interface PreflightInput {
+  dir: string;
+  fs: FsKind;
+  sizeBytes: number;
+}
+
+const DEV_FUSE = process.env.RIG_DEV_FUSE ?? '/dev/fuse';
+
+export async function preflightDisk(input: PreflightInput): Promise<void> {
+  const recipe = FILESYSTEMS[input.fs];
+  if (input.sizeBytes < recipe.minBytes) {
+    throw badInput(
+      `--size ${formatSize(input.sizeBytes)} is too small for ${input.fs}; use at least ${formatSize(recipe.minBytes)}`,
+    );
+  }
+  if (input.sizeBytes % 65536 !== 0) {
+    throw badInput(`--size ${input.sizeBytes} is not a multiple of 64k; round it (e.g. 512M)`);
+  }
+  if (!existsSync(DEV_FUSE)) {
+    throw badInput(`${DEV_FUSE} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
+  }
+  if (!existsSync(HELPER_PATH)) {
+    throw badInput(`the power-fail disk helper ${HELPER_PATH} is not built; run make build`);
+  }
+  if (recipe.mkfs && !(await commandExists(recipe.mkfs))) {
+    const pkg = recipe.mkfs.startsWith('mkfs.xfs') ? 'xfsprogs' : 'e2fsprogs';
+    throw badInput(`${recipe.mkfs} is not installed, needed for --fs ${input.fs}; apt-get install ${pkg}`);
+  }
+  for (const tool of ['losetup', 'fusermount3']) {
+    if (!(await commandExists(tool))) throw badInput(`${tool} is not installed; apt-get install ${tool === 'losetup' ? 'mount' : 'fuse3'}`);
+  }
+  assertDirFree(input.dir);
+  await assertFreeLoopDevice();
+}
+
+function assertDirFree(dir: string): void {
+  const record = readRecord(dir);
+  const busy = mountsAtOrBelow(dir).length > 0 || (record && processAlive(record.helperPid));
+  if (busy) {
+    throw badInput(`--dir ${dir} is already in use by a power-fail disk; run 'rig disk down --dir ${dir}' or pick another --dir`);
+  }
+}
+
+async function assertFreeLoopDevice(): Promise<void> {
+  const r = await execa('losetup', ['--find'], { reject: false });
+  if (r.exitCode !== 0 || !r.stdout.trim()) {
+    throw badInput(`no free loop device (${r.stderr.trim() || 'losetup --find found none'}); detach unused ones (losetup -D for yours) or run 'rig cleanup'`);
+  }
+}
+
+/** The kernel's limit on loop devices, for error messages and tests. */
+export function maxLoopDevices(): number | null {
+  try {
+    return Number(readFileSync('/sys/module/loop/parameters/max_loop', 'utf8').trim()) || null;
+  } catch {
+    return null;
+  }
+}
+

@@ -1,0 +1,90 @@
+/** What the kernel says about mounts, loop devices and processes: read, never guessed. */
+import { readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { execa } from 'execa';
+
+function unescapeMount(path: string): string {
+  return path.replace(/\\([0-7]{3})/g, (_, oct: string) => String.fromCharCode(parseInt(oct, 8)));
+}
+
+/** Mount points currently mounted at or below `path`, deepest first. */
+export function mountsAtOrBelow(path: string): string[] {
+  const info = readFileSync('/proc/self/mountinfo', 'utf8');
+  const targets = info
+    .split('\n')
+    .map((line) => line.split(' ')[4])
+    .filter((t): t is string => !!t)
+    .map(unescapeMount)
+    .filter((t) => t === path || t.startsWith(path.endsWith('/') ? path : path + '/'));
+  return [...new Set(targets)].sort((a, b) => b.length - a.length);
+}
+
+export function isMounted(path: string): boolean {
+  return mountsAtOrBelow(path).includes(path);
+}
+
+/** The file a loop device is attached to, or null when it is detached. */
+export function loopBackingFile(device: string): string | null {
+  const name = device.replace(/^\/dev\//, '');
+  try {
+    return readFileSync(`/sys/block/${name}/loop/backing_file`, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Loop devices attached to `file`. */
+export function loopDevicesOf(file: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync('/sys/block').filter((n) => n.startsWith('loop'));
+  } catch {
+    return [];
+  }
+  const want = [file, safeRealpath(file)];
+  return names.map((n) => `/dev/${n}`).filter((d) => want.includes(loopBackingFile(d) ?? ''));
+}
+
+function safeRealpath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+export function processAlive(pid: number | null | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z /.test(stat); // a zombie is gone for our purposes
+  } catch {
+    return false;
+  }
+}
+
+export function processCommandLine(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+export async function commandExists(name: string): Promise<boolean> {
+  const { exitCode } = await execa('sh', ['-c', `command -v "$1"`, 'sh', name], { reject: false });
+  return exitCode === 0;
+}
+
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 20,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

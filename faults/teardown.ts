@@ -1,0 +1,86 @@
+/**
+ * Takes a disk's stack apart, top down: filesystem, loop device, FUSE mount, helper. Acts only on
+ * what the record names, and checks each piece is still ours (the loop device still backed by our
+ * FUSE file, the pid still our helper) before touching it. Safe to run twice, and on the remains
+ * of a killed run.
+ */
+import { execa } from 'execa';
+import { forgetRecord, saveRecord, type DiskRecord } from './disk-record.js';
+import { sendCommand } from './control-client.js';
+import {
+  isMounted,
+  loopBackingFile,
+  mountsAtOrBelow,
+  processAlive,
+  processCommandLine,
+  waitFor,
+} from './system.js';
+
+export interface TeardownReport {
+  unmounted: string[];
+  detached: string[];
+  helperKilled: boolean;
+  problems: string[];
+}
+
+/** If the disk was cut, its held requests must fail before anything above it can let go. */
+async function releaseHeldIo(record: DiskRecord): Promise<void> {
+  if (!isOurHelper(record)) return;
+  try {
+    const status = await sendCommand<{ cut: boolean; released: boolean }>(record.controlSocket, 'status', 2000);
+    if (status.cut && !status.released) await sendCommand(record.controlSocket, 'release', 2000);
+  } catch {
+    // a helper that cannot answer is killed below; its FUSE connection then fails every request
+  }
+}
+
+function isOurHelper(record: DiskRecord): boolean {
+  if (!processAlive(record.helperPid)) return false;
+  return processCommandLine(record.helperPid!).some((arg) => arg === `--control=${record.controlSocket}`);
+}
+
+async function unmount(target: string, report: TeardownReport, fuse = false): Promise<void> {
+  const plain = fuse ? ['fusermount3', ['-u', target]] : ['umount', [target]];
+  const lazy = fuse ? ['fusermount3', ['-u', '-z', target]] : ['umount', ['-l', target]];
+  for (const [cmd, args] of [plain, lazy] as [string, string[]][]) {
+    const r = await execa(cmd, args, { reject: false, timeout: 30_000 });
+    if (r.exitCode === 0 || !isMounted(target)) {
+      report.unmounted.push(target);
+      return;
+    }
+  }
+  report.problems.push(`could not unmount ${target}`);
+}
+
+async function detachLoop(record: DiskRecord, report: TeardownReport): Promise<void> {
+  const dev = record.loopDevice;
+  if (!dev || loopBackingFile(dev) === null) return;
+  if (!loopBackingFile(dev)!.startsWith(record.fuseDir)) {
+    report.problems.push(`${dev} is no longer backed by ${record.device}; left alone`);
+    return;
+  }
+  const r = await execa('losetup', ['-d', dev], { reject: false, timeout: 30_000 });
+  const gone = await waitFor(() => loopBackingFile(dev) === null, 5000);
+  if (gone) report.detached.push(dev);
+  else report.problems.push(`could not detach ${dev}: ${r.stderr || 'still attached'}`);
+}
+
+async function stopHelper(record: DiskRecord, report: TeardownReport): Promise<void> {
+  if (isMounted(record.fuseDir)) await unmount(record.fuseDir, report, true);
+  if (!isOurHelper(record)) return;
+  if (await waitFor(() => !processAlive(record.helperPid), 5000)) return;
+  process.kill(record.helperPid!, 'SIGKILL');
+  report.helperKilled = true;
+  await waitFor(() => !processAlive(record.helperPid), 5000);
+}
+
+export async function tearDownDisk(record: DiskRecord): Promise<TeardownReport> {
+  const report: TeardownReport = { unmounted: [], detached: [], helperKilled: false, problems: [] };
+  await releaseHeldIo(record);
+  for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report);
+  await detachLoop(record, report);
+  await stopHelper(record, report);
+  saveRecord({ ...record, helperPid: null, loopDevice: null, mountPoint: null });
+  if (report.problems.length === 0) forgetRecord(record.dir);
+  return report;
+}

@@ -1,0 +1,128 @@
+/**
+ * `rig disk up|cut|status|down`: the power-fail disk on its own, for anyone who wants their own
+ * program on it, and for repro by hand.
+ */
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { badInput } from '../../errors.js';
+import { runInterruptible } from '../../interrupts.js';
+import { runAction } from '../run-action.js';
+import { buildCrashImage } from '../../../faults/crash-image.js';
+import { readRecord } from '../../../faults/disk-record.js';
+import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
+import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
+import { parseAtomicUnit, parseSize } from '../../../faults/sizes.js';
+import { processAlive } from '../../../faults/system.js';
+import { DEFAULT_TRIGGER, formatTrigger, parseTrigger } from '../../../faults/trigger.js';
+
+interface UpOptions {
+  dir: string;
+  size: string;
+  fs: string;
+  atomic: string;
+  trigger?: string;
+  pageSize: string;
+  journalMax: string;
+}
+
+async function up(opts: UpOptions): Promise<number> {
+  if (!isFsKind(opts.fs)) throw badInput(`--fs '${opts.fs}' is not a filesystem the disk makes; use ${FS_KINDS.join(', ')}`);
+  const fs = opts.fs;
+  const settings = {
+    dir: resolve(opts.dir),
+    sizeBytes: parseSize(opts.size, '--size'),
+    fs,
+    atomicUnit: parseAtomicUnit(opts.atomic),
+    pageSize: parseSize(opts.pageSize, '--page-size'),
+    journalMaxBytes: parseSize(opts.journalMax, '--journal-max'),
+    trigger: opts.trigger ? parseTrigger(opts.trigger) : DEFAULT_TRIGGER,
+  };
+  return runInterruptible(async (signal) => {
+    const disk = await startDisk(settings);
+    if (signal.aborted) {
+      await disk.down();
+      return 130;
+    }
+    process.stdout.write(`${disk.target}\n`);
+    process.stderr.write(
+      `power-fail disk up: ${settings.fs} on ${disk.record.loopDevice}, atomic ${settings.atomicUnit} B, ` +
+        `trigger ${formatTrigger(settings.trigger)}; 'rig disk down --dir ${opts.dir}' ends it\n`,
+    );
+    return 0;
+  });
+}
+
+function liveDisk(dir: string): PowerFailDisk {
+  const record = readRecord(resolve(dir));
+  if (!record) throw badInput(`--dir ${dir} holds no power-fail disk; start one with 'rig disk up --dir ${dir}'`);
+  return new PowerFailDisk(record);
+}
+
+async function cut(opts: { dir: string }): Promise<void> {
+  const disk = liveDisk(opts.dir);
+  if (!processAlive(disk.record.helperPid)) throw badInput(`the disk in ${opts.dir} is not up`);
+  const s = await disk.cut();
+  process.stdout.write(`cut: ${s.cutPending} writes pending (${s.cutPendingPageWrites} of page size or more)\n`);
+}
+
+async function status(opts: { dir: string; json?: boolean }): Promise<void> {
+  const disk = liveDisk(opts.dir);
+  if (!processAlive(disk.record.helperPid)) throw badInput(`the disk in ${opts.dir} is not up`);
+  const s = await disk.status();
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(s, null, 2) + '\n');
+    return;
+  }
+  const lines = [
+    `target        ${disk.target}`,
+    `cut          ${s.cut ? `yes (${s.cutReason}), ${s.cutPending} writes were pending` : 'no'}`,
+    `trigger      ${s.trigger}${s.triggerN ? ' ' + s.triggerN : ''}`,
+    `journal      ${s.pending} writes pending, ${s.pendingPageWrites} of page size, ${s.journalBytes} bytes held`,
+    `since armed  ${s.writes} writes, ${s.flushes} flushes, ${s.reads} reads`,
+    `page writes  ${s.pageWrites}, ${s.pageWritesMisaligned} misaligned, ${s.pageWritesStraddling} straddling a ${s.unit}-byte unit`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function down(opts: { dir: string; seed: string }): Promise<void> {
+  const disk = liveDisk(opts.dir);
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw badInput(`--seed '${opts.seed}' is not a whole number`);
+  if (processAlive(disk.record.helperPid) && !(await disk.status()).cut) await disk.cut();
+  const report = await disk.down();
+  if (report.problems.length) throw badInput(`teardown left problems: ${report.problems.join('; ')}; run 'rig cleanup'`);
+  const crash = await buildCrashImage(disk.record.dir, seed, disk.record.atomicUnit);
+  const torn = crash.plan.writes.filter((w) => w.fate === 'torn').length;
+  process.stderr.write(
+    `crash image ${crash.path} (${crash.plan.writes.length} pending writes, ${torn} torn), plan ${crash.planPath}\n`,
+  );
+  process.stdout.write(`${crash.sha256}\n`);
+}
+
+export function register(program: Command): void {
+  const disk = program.command('disk').description('a power-fail disk for any program: up, cut, status, down');
+  disk
+    .command('up')
+    .description('build the disk and print its mount point (or loop device for --fs none)')
+    .requiredOption('--dir <dir>', 'work folder for the image, helper and mount')
+    .option('--size <size>', 'disk size', '512M')
+    .addOption(new Option('--fs <fs>', 'filesystem').choices(FS_KINDS).default('ext4'))
+    .option('--atomic <unit>', 'atomic write unit: 512, 4k, 8k, 16k, 32k, 64k', '4k')
+    .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", 'armed 16')
+    .option('--page-size <size>', 'page size the armed trigger counts', '16k')
+    .option('--journal-max <size>', 'bound on unflushed data kept; past it the oldest retire as durable', '256M')
+    .action(runAction(up));
+  disk.command('cut').description('cut power now').requiredOption('--dir <dir>').action(runAction(cut));
+  disk
+    .command('status')
+    .description('journal size, flush count, cut state')
+    .requiredOption('--dir <dir>')
+    .option('--json', 'machine-readable')
+    .action(runAction(status));
+  disk
+    .command('down')
+    .description('cut (if not yet), tear down, write DIR/crash.img + DIR/plan.json, print its sha256')
+    .requiredOption('--dir <dir>')
+    .option('--seed <seed>', 'seed for the fates of pending writes', '1')
+    .action(runAction(down));
+}

@@ -1,0 +1,17 @@
+/** Where the rig's own files are, whether it runs from source (tests) or from dist/. */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('powercut-rig: package.json not found above ' + import.meta.url);
+    dir = parent;
+  }
+  return dir;
+}
+
+export const PACKAGE_ROOT = findPackageRoot();
+export const HELPER_PATH = process.env.RIG_HELPER ?? join(PACKAGE_ROOT, 'faults', 'helper', 'pfdisk');
