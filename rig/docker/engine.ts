@@ -1,0 +1,92 @@
+/**
+ * Finds a Docker engine that answers, or starts the rig's own. Order: DOCKER_HOST when set (and
+ * then only it: the user chose that engine), else /var/run/docker.sock, else the rig's own engine
+ * (a dockerd under the work dir, started here when the caller allows). The handle says whether we
+ * started it; `stop()` ends only an engine we started.
+ */
+import Dockerode from 'dockerode';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { rigFailure } from '../errors.js';
+import { ensureDockerd } from './install-docker.js';
+import { spawnDockerd, stopOwnEngine, waitForEngine } from './own-engine.js';
+import { dockerPaths } from './paths.js';
+
+export interface DockerEngine {
+  docker: Dockerode;
+  socketPath: string; // the engine's socket (or tcp address, from DOCKER_HOST)
+  started: boolean; // true when the rig started this dockerd (and stop() ends it)
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  workDir: string;
+  allowStart: boolean;
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+  startTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+const PING_TIMEOUT_MS = 3000;
+
+function optionsFor(address: string): Dockerode.DockerOptions {
+  if (address.startsWith('unix://')) return { socketPath: address.slice('unix://'.length) };
+  if (address.startsWith('/')) return { socketPath: address };
+  const url = new URL(address.replace(/^tcp:/, 'http:'));
+  return { host: url.hostname, port: Number(url.port || 2375), protocol: 'http' };
+}
+
+/** True when the engine at `address` answers a ping within a few seconds. */
+export async function pingEngine(address: string): Promise<boolean> {
+  try {
+    const probe = new Dockerode({ ...optionsFor(address), timeout: PING_TIMEOUT_MS });
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function handle(address: string, started: boolean, stop: () => Promise<void>): DockerEngine {
+  let stopping: Promise<void> | null = null;
+  return {
+    docker: new Dockerode(optionsFor(address)),
+    socketPath: address.replace(/^unix:\/\//, ''),
+    started,
+    stop: () => (stopping ??= stop()),
+  };
+}
+
+export async function connectEngine(options: EngineOptions): Promise<DockerEngine> {
+  const env = options.env ?? process.env;
+  const paths = dockerPaths(options.workDir);
+  const noop = async () => {};
+  if (env.DOCKER_HOST) {
+    if (await pingEngine(env.DOCKER_HOST)) return handle(env.DOCKER_HOST, false, noop);
+    throw rigFailure(`the Docker engine at DOCKER_HOST=${env.DOCKER_HOST} does not answer: start it, or unset DOCKER_HOST`);
+  }
+  if (await pingEngine('/var/run/docker.sock')) return handle('/var/run/docker.sock', false, noop);
+  // an engine of ours left by an earlier run: adopt it, and stop it like one we started
+  if (await pingEngine(paths.socketPath)) return handle(paths.socketPath, true, () => stopOwnEngine(paths));
+  if (!options.allowStart) {
+    throw rigFailure('no Docker engine answers (DOCKER_HOST unset, /var/run/docker.sock silent): start dockerd, or allow the rig to start its own');
+  }
+  return startEngine(options, paths);
+}
+
+async function startEngine(options: EngineOptions, paths: ReturnType<typeof dockerPaths>): Promise<DockerEngine> {
+  const log = options.log ?? (() => {});
+  const dockerd = await ensureDockerd(log, options.signal);
+  await stopOwnEngine(paths); // a dead engine of ours may have left mounts or a stale pid file
+  await mkdir(paths.root, { recursive: true });
+  log(`starting dockerd (data root ${paths.dataRoot})`);
+  const pid = await spawnDockerd(dockerd, paths);
+  await writeFile(paths.spawnRecord, `${pid}\n`); // recorded before dockerd writes its own pid file
+  try {
+    await waitForEngine(pid, paths, () => pingEngine(paths.socketPath), options.startTimeoutMs ?? 60000);
+  } catch (error) {
+    await stopOwnEngine(paths, pid);
+    throw error;
+  }
+  return handle(paths.socketPath, true, () => stopOwnEngine(paths, pid));
+}
