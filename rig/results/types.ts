@@ -120,6 +120,9 @@ export interface LogEvent {
   line: number; // 1-based line number in the error log
   kind: LogEventKind;
   text: string;
+  space?: number; // tablespace id, when the line names one
+  page?: number; // page number, when the line names one
+  file?: string; // tablespace file as the server wrote it, e.g. ./sbtest/sbtest1.ibd
 }
 
 export type Phase =

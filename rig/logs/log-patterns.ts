@@ -1,0 +1,60 @@
+import type { LogEventKind } from '../results/types.js';
+
+/**
+ * The error-log lines the rig recognises, for MariaDB 10.11 / 11.x and MySQL 8.0 / 8.4.
+ * Rules are tried in order and the first match wins, so the narrow ones come first.
+ * A rule with kind `null` marks a line as deliberately unclassified (it would otherwise
+ * be caught by a broader rule below it).
+ */
+export interface LogRule {
+  kind: LogEventKind | null;
+  pattern: RegExp;
+  noise?: boolean; // repeated advice that says nothing about this cut: never shown as context
+}
+
+export const LOG_RULES: readonly LogRule[] = [
+  // Advice and attempts, not findings: "Set innodb_force_recovery=1 to ignore corrupted pages",
+  // MariaDB's "Trying to recover page ... from the doublewrite buffer" and MySQL's
+  // "Database page corruption ... Trying to recover it from the doublewrite file/buffer"
+  // (the outcome follows on its own line).
+  { kind: null, pattern: /innodb_force_recovery=\d+ to ignore/i, noise: true },
+  { kind: null, pattern: /Trying to recover (?:it|page)\b.*\bfrom the doublewrite/i },
+
+  { kind: 'doublewrite-restore', pattern: /\b(?:Recovered|Restored|Restoring) page\b.*\bdoublewrite\b/i },
+
+  { kind: 'lsn-in-future', pattern: /\bis in the future\b/i },
+  { kind: 'lsn-in-future', pattern: /\b(?:LSN|log sequence number)\b.*\bis greater than\b/i },
+
+  { kind: 'corruption', pattern: /\bcorrupted (?:page|file|datafile|tablespace)\b/i },
+  { kind: 'corruption', pattern: /\bpage corruption\b/i },
+  { kind: 'corruption', pattern: /\bwrong space ID\b/i },
+  { kind: 'corruption', pattern: /\bchecksum mismatch\b/i },
+  { kind: 'corruption', pattern: /\bRecovery failed to read page\b/i },
+  { kind: 'corruption', pattern: /\bPage read from tablespace is corrupted\b/i },
+
+  { kind: 'abort', pattern: /\bAborting\b/ },
+  { kind: 'abort', pattern: /registration as a STORAGE ENGINE failed/i },
+  { kind: 'abort', pattern: /\bAssertion failure\b|\bFailing assertion\b/i },
+  { kind: 'abort', pattern: /Unknown\/unsupported storage engine: InnoDB/i },
+  { kind: 'abort', pattern: /\bPlugin initialization aborted\b/i },
+  { kind: 'abort', pattern: /Failed to initialize DD Storage Engine|Data Dictionary initialization failed/i },
+  { kind: 'abort', pattern: /\b(?:mysqld|mariadbd) got signal \d+/i },
+
+  { kind: 'recovery-start', pattern: /\bStarting crash recovery\b/i },
+  { kind: 'recovery-start', pattern: /\bDatabase was not shut ?down normally\b/i },
+  { kind: 'recovery-start', pattern: /\bTo recover: .*\bpages\b/ },
+
+  { kind: 'recovery-done', pattern: /\bCrash recovery finished\b/i },
+  { kind: 'recovery-done', pattern: /\bApply batch completed\b/i },
+
+  // MySQL's X Plugin also says "ready for connections"; only the server's own line counts.
+  { kind: null, pattern: /\bX Plugin ready for connections\b/i },
+  { kind: 'ready', pattern: /\bready for connections\b/i },
+
+  { kind: 'error', pattern: /\[ERROR\]/i },
+];
+
+/** True for a line that only repeats generic advice (e.g. "Set innodb_force_recovery=1 ..."). */
+export function isNoiseLine(text: string): boolean {
+  return LOG_RULES.some((rule) => rule.noise === true && rule.pattern.test(text));
+}
