@@ -1,0 +1,85 @@
+/**
+ * Maps device byte ranges to the file pages they hit, for a datadir on a mounted filesystem:
+ * every regular file's FIEMAP extents, indexed by device offset. Tablespace files also carry
+ * their page size (from FSP flags) and first page number (ibdata2 continues ibdata1), so a hit
+ * names (file, page, byte range within the page); other files (redo log, .frm) get page null.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { badInput } from '../errors.js';
+import { readExtents, type FileExtent } from './filefrag.js';
+import { readSpaceFormat } from './system-tablespace.js';
+import { classifyTablespace, type TablespaceKind } from './tablespace-files.js';
+
+export interface MappedFile {
+  rel: string;
+  kind: TablespaceKind | null;
+  size: number;
+  /** Page size for tablespaces (doublewrite files: their slot size); null for other files. */
+  pageSize: number | null;
+  firstPage: number;
+  extents: FileExtent[];
+}
+
+interface IndexedExtent extends FileExtent {
+  file: MappedFile;
+}
+
+export interface ExtentMap {
+  mountPoint: string;
+  datadir: string;
+  files: MappedFile[];
+  /** All extents of all files, sorted by device offset. */
+  byDevice: IndexedExtent[];
+}
+
+export async function buildExtentMap(mountPoint: string, datadirRel = '.'): Promise<ExtentMap> {
+  const datadir = join(mountPoint, datadirRel);
+  if (!(await stat(datadir).catch(() => null))?.isDirectory()) {
+    throw badInput(`${datadir} is not a directory: give the mount point and the datadir inside it`);
+  }
+  const found = await walk(datadir, '.', true);
+  const extents = await readExtents(found.map((f) => f.path));
+  const files: MappedFile[] = [];
+  for (const f of found) {
+    files.push({ rel: f.rel, kind: f.kind, size: f.size, pageSize: null, firstPage: 0, extents: extents.get(f.path) ?? [] });
+  }
+  await assignPages(files, found.map((f) => f.path));
+  const byDevice = files.flatMap((file) => file.extents.map((e) => ({ ...e, file })))
+    .sort((a, b) => a.physical - b.physical);
+  return { mountPoint, datadir, files, byDevice };
+}
+
+interface FoundFile { rel: string; path: string; kind: TablespaceKind | null; size: number }
+
+async function walk(dir: string, rel: string, topLevel: boolean): Promise<FoundFile[]> {
+  const out: FoundFile[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'lost+found') {
+      out.push(...(await walk(path, `${rel}/${entry.name}`, false)));
+    } else if (entry.isFile()) {
+      const kind = classifyTablespace(entry.name, topLevel);
+      out.push({ rel: `${rel}/${entry.name}`, path, kind, size: (await stat(path)).size });
+    }
+  }
+  return out;
+}
+
+/** Page size per tablespace from its page 0; system files continue ibdata1's numbering. */
+async function assignPages(files: MappedFile[], paths: string[]): Promise<void> {
+  const system = files.map((f, i) => ({ f, path: paths[i]! })).filter((x) => x.f.kind === 'system')
+    .sort((a, b) => Number(a.f.rel.match(/\d+$/)![0]) - Number(b.f.rel.match(/\d+$/)![0]));
+  let systemPageSize: number | null = null;
+  let nextSystemPage = 0;
+  for (const { f, path } of system) {
+    systemPageSize ??= (await readSpaceFormat(path))?.format.pageSize ?? 16384;
+    f.pageSize = systemPageSize;
+    f.firstPage = nextSystemPage;
+    nextSystemPage += Math.floor(f.size / systemPageSize);
+  }
+  for (const [i, f] of files.entries()) {
+    if (f.kind === 'undo' || f.kind === 'table') f.pageSize = (await readSpaceFormat(paths[i]!))?.format.pageSize ?? 16384;
+    if (f.kind === 'dblwr') f.pageSize = Number(f.rel.match(/#ib_(\d+)_/)![1]);
+  }
+}

@@ -1,0 +1,58 @@
+import { openSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import t from 'tap';
+import { register } from '../../../rig/cli/commands/scan.js';
+import { makeTempDir, writeMariadbDatadir } from '../../fixtures/pages/synthetic-datadir.js';
+
+/** Runs `rig scan ...args` in-process; returns what it printed and the exit code it set. */
+async function runScan(args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const program = new Command('rig').exitOverride();
+  register(program);
+  let out = '';
+  let err = '';
+  const write = process.stdout.write;
+  const writeErr = process.stderr.write;
+  process.stdout.write = ((s: string) => ((out += s), true)) as typeof write;
+  process.stderr.write = ((s: string) => ((err += s), true)) as typeof writeErr;
+  const before = process.exitCode;
+  try {
+    await program.parseAsync(['node', 'rig', 'scan', ...args]);
+    return { out, err, code: Number(process.exitCode ?? 0) };
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = writeErr;
+    process.exitCode = before;
+  }
+}
+
+t.test('clean datadir: exit 0 and a summary line', async (t) => {
+  const dir = makeTempDir(t, 'rig-scan-');
+  writeMariadbDatadir(dir);
+  const { out, code } = await runScan([dir]);
+  t.equal(code, 0);
+  t.match(out, /^0 invalid of 206 pages in 2 files \(\d+ ms\); doublewrite area pages 64-127, 128-191 hold copies/);
+});
+
+t.test('damaged page: exit 1, one line naming space, page, file and why; --json lists it', async (t) => {
+  const dir = makeTempDir(t, 'rig-scan-');
+  const { tIbd } = writeMariadbDatadir(dir);
+  const fd = openSync(tIbd, 'r+');
+  writeSync(fd, Buffer.from([1, 2, 3]), 0, 3, 3 * 16384 + 5000);
+  closeSync(fd);
+  const text = await runScan([dir]);
+  t.equal(text.code, 1);
+  t.match(text.out, /^space 5 page 3 \.\/db\/t\.ibd: checksum-mismatch \(full_crc32 stored/);
+  const json = await runScan([dir, '--json']);
+  t.equal(json.code, 1);
+  const parsed = JSON.parse(json.out);
+  t.match(parsed.invalid, [{ file: './db/t.ibd', space: 5, page: 3, reason: 'checksum-mismatch' }]);
+  t.equal(parsed.doublewrite.length, 2);
+  t.equal(parsed.pages, 206);
+});
+
+t.test('missing datadir: exit 2 and one line', async (t) => {
+  const { err, code } = await runScan([join('/nonexistent', 'data')]);
+  t.equal(code, 2);
+  t.match(err, /^rig: \/nonexistent\/data is not a directory/);
+});
