@@ -41,7 +41,6 @@ export async function applyPlan(imagePath: string, journal: JournalEntry[], plan
         await fh.write(e.new, from - e.offset, to - from, from);
       }
     }
-    await fh.sync();
   } finally {
     await fh.close();
   }
