@@ -12,12 +12,26 @@ export interface ServerSpec {
   signal?: AbortSignal;
 }
 
+/** How a server process ended: its exit code, or the signal that ended it. */
+export interface ServerExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
 export interface StartedServer {
   readonly socketPath: string;
   readonly pid: number | null;
-  /** The error log so far. */
+  /** The error log of this start so far. */
   errorLog(): Promise<string>;
-  /** Freeze (SIGSTOP / docker pause) then SIGKILL; resolves once the process is gone. */
+  /**
+   * Freeze (SIGSTOP / docker pause) then SIGKILL, without waiting for the process to go. At a cut
+   * the disk holds the server's I/O: a process blocked in that I/O takes its SIGKILL only once the
+   * disk fails the held requests, so the cut sends this, releases the disk, then waits for exit.
+   */
+  signalKill(): void;
+  /** The exit once the process is gone, or null if it is still there after timeoutMs. */
+  waitForExit(timeoutMs: number): Promise<ServerExit | null>;
+  /** signalKill() then waitForExit() with a bound; throws a rig failure if it did not die. */
   kill(): Promise<void>;
   /** Clean shutdown; safe to call twice. */
   stop(): Promise<void>;
@@ -25,7 +39,13 @@ export interface StartedServer {
 
 export type StartOutcome =
   | { ready: true; server: StartedServer }
-  | { ready: false; exitCode: number | null; errorLog: string; timedOut: boolean };
+  | {
+      ready: false;
+      exitCode: number | null;
+      signal?: string | null; // the signal that ended the server (a crash), when it was one
+      errorLog: string;
+      timedOut: boolean;
+    };
 
 export interface ServerRuntime {
   readonly name: 'local' | 'docker';
@@ -33,6 +53,11 @@ export interface ServerRuntime {
   describe(): Promise<{ server: string; version: string }>;
   /** Creates the system tables in an empty datadir. */
   initialize(spec: ServerSpec): Promise<void>;
-  /** Starts and waits (bounded) for ready or exit. Never leaves a process behind on failure. */
+  /**
+   * Starts and waits (bounded) for ready or exit. Never leaves a process behind on failure.
+   * ready:false is the server's own refusal (a finding to judge); a start that failed because of
+   * the rig (socket path too long, datadir missing or read-only, no space, no binary) throws a
+   * RigError instead.
+   */
   start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome>;
 }

@@ -1,0 +1,156 @@
+/**
+ * The `local` runtime: the host's mariadbd (or mysqld), started with execa on a unix socket only.
+ * Public API: createLocalRuntime(); the StartedServer it returns; sweepLocalServer() for cleanup.
+ */
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { rigFailure } from '../errors.js';
+import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
+import { findServerBinary, type ServerBinary } from './find-server-binary.js';
+import { initializeArgs, serverArgs, validateServerSettings } from './server-args.js';
+import {
+  checkFreeSpace,
+  checkDatadirUnused,
+  checkInitialized,
+  checkSocketPath,
+  checkWritableDir,
+  prepareRunDir,
+} from './preflight.js';
+import { findRigCause } from './rig-cause.js';
+import { LocalServer } from './local-server.js';
+import { waitForReady } from './wait-for-ready.js';
+
+export { LocalServer, SERVER_PID_FILE, readRecordedPid } from './local-server.js';
+export { sweepLocalServer } from './sweep-local-server.js';
+export { connectToServer, closeQuietly, type ServerEndpoint } from './connect.js';
+export { MAX_SOCKET_PATH_BYTES } from './preflight.js';
+
+const INIT_TIMEOUT_MS = 180_000;
+const MIN_FREE_TO_START = 16 * 1048576;
+
+/** Where the runtime puts a server's files in its run directory. */
+export function localLayout(spec: ServerSpec) {
+  return {
+    datadir: spec.datadir,
+    socketPath: join(spec.runDir, 'mysqld.sock'),
+    pidFile: join(spec.runDir, 'mysqld.pid'),
+    tmpdir: spec.runDir,
+    errorLogPath: join(spec.runDir, 'error.log'),
+  };
+}
+
+function parseSize(size: string): number {
+  const unit = { k: 1024, m: 1048576, g: 1073741824 }[size.slice(-1).toLowerCase()] ?? 1;
+  return Number.parseInt(size, 10) * unit;
+}
+
+export class LocalRuntime implements ServerRuntime {
+  readonly name = 'local' as const;
+  private binary: Promise<ServerBinary> | null = null;
+
+  /** The binary, found once per runtime. */
+  server(): Promise<ServerBinary> {
+    this.binary ??= findServerBinary();
+    return this.binary;
+  }
+
+  async describe(): Promise<{ server: string; version: string }> {
+    const binary = await this.server();
+    return { server: binary.path.split('/').pop() ?? binary.path, version: binary.version };
+  }
+
+  async initialize(spec: ServerSpec): Promise<void> {
+    validateServerSettings(spec.settings);
+    const binary = await this.server();
+    await checkWritableDir(spec.datadir, 'datadir');
+    const entries = (await readdir(spec.datadir)).filter((name) => name !== 'lost+found');
+    if (entries.length > 0) throw rigFailure(`datadir ${spec.datadir} is not empty: initialize needs an empty one`);
+    await checkFreeSpace(spec.datadir, parseSize(spec.settings.redoSize) + 64 * 1048576, 'datadir');
+    const tool = binary.flavor === 'mariadb' ? binary.installDb : binary.path;
+    if (!tool) throw rigFailure('mariadb-install-db was not found: install mariadb-server (make apt)');
+    const result = await execa(tool, initializeArgs(spec.datadir, spec.settings, binary.flavor), {
+      reject: false,
+      all: true,
+      timeout: INIT_TIMEOUT_MS,
+      cancelSignal: spec.signal,
+    });
+    if (result.failed) {
+      const tail = (result.all ?? '').split('\n').slice(-15).join('\n');
+      throw rigFailure(`initialising datadir ${spec.datadir} failed (${result.shortMessage}):\n${tail}`);
+    }
+  }
+
+  async start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome> {
+    const binary = await this.server();
+    const layout = localLayout(spec);
+    const args = serverArgs(layout, spec.settings, binary.flavor);
+    await this.preflight(spec, layout.socketPath);
+    if (spec.signal?.aborted) throw rigFailure('server start was aborted before it began');
+    const server = await spawnServer(binary.path, args, spec, layout);
+    const ready = await waitForReady({
+      socketPath: layout.socketPath,
+      timeoutMs,
+      exited: server.exited,
+      signal: spec.signal,
+    });
+    if (ready === 'ready') return { ready: true, server };
+    return refused(server, ready);
+  }
+
+  private async preflight(spec: ServerSpec, socketPath: string): Promise<void> {
+    checkSocketPath(socketPath);
+    await prepareRunDir(spec.runDir);
+    await checkWritableDir(spec.datadir, 'datadir');
+    await checkInitialized(spec.datadir);
+    await checkDatadirUnused(spec.datadir);
+    await checkFreeSpace(spec.datadir, MIN_FREE_TO_START, 'datadir');
+  }
+}
+
+async function spawnServer(
+  path: string,
+  args: string[],
+  spec: ServerSpec,
+  layout: ReturnType<typeof localLayout>,
+): Promise<LocalServer> {
+  const logFd = openSync(layout.errorLogPath, 'a'); // each start appends; errorLog() reads its part
+  const logOffset = fstatSync(logFd).size;
+  try {
+    // The server writes its log straight into the file (no pipe through the rig, so it keeps
+    // logging if the rig dies). execa takes an fd at run time; its types only list 3..9.
+    const log = logFd as unknown as 3;
+    const child = execa(path, args, { stdin: 'ignore', stdout: log, stderr: log, reject: false });
+    if (child.pid === undefined) {
+      const result = await child;
+      throw rigFailure(`${path} could not be started: ${result.shortMessage}`);
+    }
+    return await LocalServer.record({
+      child,
+      pid: child.pid,
+      socketPath: layout.socketPath,
+      runDir: spec.runDir,
+      logPath: layout.errorLogPath,
+      logOffset,
+      signal: spec.signal,
+    });
+  } finally {
+    closeSync(logFd);
+  }
+}
+
+/** Not ready: make sure the process is gone, then tell a rig cause from the server's refusal. */
+async function refused(server: LocalServer, why: 'exited' | 'timeout' | 'aborted'): Promise<StartOutcome> {
+  if (why !== 'exited') await server.kill();
+  const exit = await server.exited;
+  const errorLog = await server.errorLog();
+  if (why === 'aborted') throw rigFailure('server start was aborted');
+  const cause = why === 'exited' ? findRigCause(errorLog) : null;
+  if (cause) throw rigFailure(`the server could not start because of the rig (${cause.reason}): ${cause.line}`);
+  return { ready: false, exitCode: exit.exitCode, signal: exit.signal, errorLog, timedOut: why === 'timeout' };
+}
+
+export function createLocalRuntime(): LocalRuntime {
+  return new LocalRuntime();
+}

@@ -1,0 +1,51 @@
+/**
+ * Readiness strategy: the server is ready when a connection over its socket answers SELECT 1.
+ * Waits until then, until the process exits, until the bound passes, or until aborted.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { closeQuietly, connectToServer } from './connect.js';
+
+export type ReadyResult = 'ready' | 'exited' | 'timeout' | 'aborted';
+
+export interface ReadyWait {
+  socketPath: string;
+  timeoutMs: number;
+  exited: Promise<unknown>; // settles when the server process is gone
+  signal?: AbortSignal;
+  pollMs?: number;
+}
+
+async function answersSelectOne(socketPath: string, connectTimeoutMs: number): Promise<boolean> {
+  let connection = null;
+  try {
+    connection = await connectToServer({ socketPath }, { connectTimeoutMs });
+    await connection.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await closeQuietly(connection);
+  }
+}
+
+export async function waitForReady(wait: ReadyWait): Promise<ReadyResult> {
+  const deadline = Date.now() + wait.timeoutMs;
+  let exited = false;
+  void wait.exited.then(
+    () => (exited = true),
+    () => (exited = true),
+  );
+  const exitedOrSlept = (ms: number) =>
+    Promise.race([wait.exited.catch(() => undefined), sleep(ms)]);
+  while (true) {
+    if (wait.signal?.aborted) return 'aborted';
+    if (exited) return 'exited';
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return 'timeout';
+    const attempt = answersSelectOne(wait.socketPath, Math.max(500, Math.min(5000, remaining)));
+    const outcome = await Promise.race([attempt, wait.exited.then(() => 'exited' as const, () => 'exited' as const)]);
+    if (outcome === true) return 'ready';
+    if (outcome === 'exited') return 'exited';
+    await exitedOrSlept(Math.min(wait.pollMs ?? 100, Math.max(0, deadline - Date.now())));
+  }
+}
