@@ -1,5 +1,6 @@
 /** Every `rig` subcommand, one module each. */
 import type { Command } from 'commander';
+import { register as merge } from './merge.js';
 import { register as disk } from './disk.js';
 import { register as report } from './report.js';
 import { register as images } from './images.js';

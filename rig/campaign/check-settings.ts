@@ -1,0 +1,70 @@
+/**
+ * Combinations no cycle could run with, found before anything is created. Each problem names the
+ * scenario key to change (relative to the scenario) and the fix.
+ */
+import type { ScenarioSettings } from '../results/types.js';
+import { parseSize, showSize } from './size.js';
+import { showTrigger } from './trigger.js';
+
+export interface SettingsProblem {
+  key: string; // e.g. 'server.bufferPool'
+  message: string;
+}
+
+const MiB = 1024 * 1024;
+/** mariadbd 10.11 refuses to start below these ("innodb_page_size=N requires innodb_buffer_pool_size >= M MiB"). */
+const MIN_BUFFER_POOL: Record<number, number> = { 4096: 2 * MiB, 8192: 3 * MiB, 16384: 6 * MiB, 32768: 11 * MiB, 65536: 21 * MiB };
+/** mkfs.xfs (xfsprogs 5.19 and later) refuses new filesystems smaller than this. */
+const XFS_MIN_BYTES = 300 * MiB;
+/** Room the system tablespace, undo logs and the dataset need besides the redo log, at the least. */
+const DATADIR_SLACK_BYTES = 64 * MiB;
+
+type Check = (s: ScenarioSettings) => SettingsProblem | null;
+
+const checks: Check[] = [
+  (s) =>
+    s.runtime === 'docker' && !s.image
+      ? { key: 'image', message: 'the docker runtime needs an image; add image: mariadb:11.4 (say), or use runtime: local' }
+      : null,
+  (s) =>
+    s.runtime === 'local' && s.image
+      ? { key: 'image', message: 'an image is used only with runtime: docker; remove image or set runtime: docker' }
+      : null,
+  (s) => {
+    const min = MIN_BUFFER_POOL[s.server.pageSize]!;
+    const pool = parseSize(s.server.bufferPool)!;
+    return pool < min
+      ? { key: 'server.bufferPool', message: `${showSize(pool)} is too small for ${showSize(s.server.pageSize)} pages (mariadbd refuses to start); use ${showSize(min)} or more` }
+      : null;
+  },
+  (s) => {
+    const t = s.disk.trigger;
+    const needed = t.kind === 'armed' ? t.pendingPageWrites * s.server.pageSize : 0;
+    return needed > s.disk.journalMaxBytes
+      ? { key: 'disk.cacheBound', message: `${showSize(s.disk.journalMaxBytes)} cannot hold the pending page writes '${showTrigger(t)}' waits for (older writes retire as durable, so the cut would never fire); use ${showSize(needed)} or more` }
+      : null;
+  },
+  (s) =>
+    s.disk.trigger.kind === 'at-time' && s.disk.trigger.ms >= s.load.maxSeconds * 1000
+      ? { key: 'disk.trigger', message: `'${showTrigger(s.disk.trigger)}' fires after the load gives up (load.maxSeconds: ${s.load.maxSeconds}); use an earlier time or raise load.maxSeconds` }
+      : null,
+  (s) =>
+    s.disk.fs.startsWith('xfs') && s.disk.sizeBytes < XFS_MIN_BYTES
+      ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} is below the 300M mkfs.xfs accepts; use 300M or more` }
+      : null,
+  (s) => {
+    const needed = parseSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
+    return s.disk.sizeBytes < needed
+      ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the ${s.server.redoSize} redo log and the rest of the datadir; use ${showSize(needed)} or more` }
+      : null;
+  },
+];
+
+/** The first impossible combination in a resolved scenario, or null. */
+export function checkSettings(settings: ScenarioSettings): SettingsProblem | null {
+  for (const check of checks) {
+    const problem = check(settings);
+    if (problem) return problem;
+  }
+  return null;
+}

@@ -1,0 +1,18 @@
+/** The command-line overrides of a campaign: `--cycles N` and `--seed S`. */
+import { badInput } from '../errors.js';
+
+export function parseCyclesOption(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > 100_000) {
+    throw badInput(`--cycles: '${text}' is not a cycle count; use a whole number from 1 to 100000`);
+  }
+  return n;
+}
+
+export function parseSeedOption(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) {
+    throw badInput(`--seed: '${text}' is not a seed; use a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return n;
+}

@@ -1,0 +1,21 @@
+/**
+ * The flat, ordered cycle list of a campaign: scenario by scenario in file order, cycle 1..N.
+ * An unsharded run works through it in this order; shards take interleaved slices of it; merge
+ * restores it.
+ */
+import type { Campaign, PlannedCycle } from './types.js';
+
+/** A cycle's id: `<scenario>-<cycle>`. Unique, since names end where the cycle number starts. */
+export function cycleId(scenario: string, cycle: number): string {
+  return `${scenario}-${cycle}`;
+}
+
+export function planCycles(campaign: Pick<Campaign, 'scenarios'>): PlannedCycle[] {
+  const cycles: PlannedCycle[] = [];
+  for (const { settings, seeds } of campaign.scenarios) {
+    seeds.forEach((seed, i) => {
+      cycles.push({ id: cycleId(settings.name, i + 1), scenario: settings.name, cycle: i + 1, seed, position: cycles.length });
+    });
+  }
+  return cycles;
+}

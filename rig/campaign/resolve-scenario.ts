@@ -1,0 +1,45 @@
+/**
+ * One scenario's full settings: the built-in defaults, then the campaign's `defaults`, then the
+ * scenario's own fields, section by section. The expectation follows from the result unless set.
+ */
+import type { ScenarioSettings } from '../results/types.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from './builtin-defaults.js';
+import { defaultExpectation } from './default-expectation.js';
+import type { ParsedScenario, ScenarioFields } from './schema.js';
+import { formatSize } from './size.js';
+
+export interface ResolvedScenario {
+  settings: ScenarioSettings;
+  cycles: number | null; // null: neither the scenario nor the defaults said
+}
+
+export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenario): ResolvedScenario {
+  const server = { ...defaults.server, ...scenario.server };
+  const disk = { ...defaults.disk, ...scenario.disk };
+  const load = { ...defaults.load, ...scenario.load };
+  const settings: ScenarioSettings = {
+    name: scenario.name,
+    runtime: scenario.runtime ?? defaults.runtime ?? 'local',
+    server: {
+      doublewrite: server.doublewrite ?? DEFAULT_SERVER.doublewrite,
+      flushMethod: server.flushMethod ?? DEFAULT_SERVER.flushMethod,
+      pageSize: server.pageSize ?? DEFAULT_SERVER.pageSize,
+      bufferPool: server.bufferPool === undefined ? DEFAULT_SERVER.bufferPool : formatSize(server.bufferPool),
+      redoSize: server.redoSize === undefined ? DEFAULT_SERVER.redoSize : formatSize(server.redoSize),
+    },
+    disk: {
+      atomicUnit: disk.atomic ?? DEFAULT_DISK.atomicUnit,
+      fs: disk.fs ?? DEFAULT_DISK.fs,
+      trigger: disk.trigger ?? DEFAULT_DISK.trigger,
+      journalMaxBytes: disk.cacheBound ?? DEFAULT_DISK.journalMaxBytes,
+      sizeBytes: disk.size ?? DEFAULT_DISK.sizeBytes,
+    },
+    load: { ...DEFAULT_LOAD, ...load },
+    expect: 'recovers',
+  };
+  const image = scenario.image ?? defaults.image;
+  if (image !== undefined) settings.image = image;
+  settings.expect = scenario.expect ?? defaults.expect ?? defaultExpectation(settings.server, settings.disk);
+  return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null };
+}
+

@@ -1,0 +1,109 @@
+/**
+ * The campaign file's shape, checked with zod. Every object is strict (an unknown key is an error
+ * that lists the keys allowed there), and fields with their own syntax parse to the values the
+ * rig uses: sizes to bytes, `on`/`off` to booleans, trigger text to a TriggerSpec.
+ */
+import { z } from 'zod';
+import {
+  type Parsed,
+  show,
+  parseAtomicUnit,
+  parseBytes,
+  parseOnOff,
+  parsePageSize,
+  parseTriggerField,
+} from './field-parsers.js';
+import { closestKey } from './issue-message.js';
+
+export const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
+export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
+export const FILESYSTEMS = ['ext4', 'ext4-bigalloc16k', 'xfs', 'xfs-su16k', 'xfs-bs16k'] as const;
+export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced'] as const;
+const MAX_SEED = 2 ** 32 - 1;
+
+/** A field with its own syntax: the parser's reason becomes the zod issue's message. */
+function field<T>(parse: (value: unknown) => Parsed<T>) {
+  return z.unknown().transform((value, ctx): T => {
+    const parsed = parse(value);
+    if (parsed.ok) return parsed.value;
+    ctx.addIssue({ code: 'custom', message: parsed.message });
+    return z.NEVER;
+  });
+}
+
+/** A strict object whose unknown-key error lists the keys that are allowed there. */
+function section<S extends z.core.$ZodLooseShape>(shape: S) {
+  const keys = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeyMessage(issue.keys, keys) : undefined),
+  });
+}
+
+function unknownKeyMessage(unknown: string[], keys: string[]): string {
+  const guess = closestKey(unknown[0]!, keys);
+  const hint = guess ? `did you mean ${guess}? ` : '';
+  return `unknown key; ${hint}the keys here are ${keys.join(', ')}`;
+}
+
+const count = (max: number) => z.number().int().min(1).max(max);
+
+export const safeName = z.string().regex(SAFE_NAME, {
+  error: (issue) =>
+    `${show(issue.input)} is not safe as a folder name; use lower-case letters, digits, '.', '_' or '-', starting with a letter or digit`,
+});
+
+export const serverSchema = section({
+  doublewrite: field(parseOnOff).optional(),
+  flushMethod: z.enum(FLUSH_METHODS).optional(),
+  pageSize: field(parsePageSize).optional(),
+  bufferPool: field((v) => parseBytes(v, '64M', 2 * 1024 * 1024)).optional(),
+  redoSize: field((v) => parseBytes(v, '96M', 4 * 1024 * 1024)).optional(),
+});
+
+export const diskSchema = section({
+  atomic: field(parseAtomicUnit).optional(),
+  fs: z.enum(FILESYSTEMS).optional(),
+  trigger: field(parseTriggerField).optional(),
+  cacheBound: field((v) => parseBytes(v, '256M', 4096)).optional(),
+  size: field((v) => parseBytes(v, '1G', 16 * 1024 * 1024)).optional(),
+});
+
+export const loadSchema = section({
+  kind: z.enum(['builtin', 'sysbench']).optional(),
+  connections: count(1024).optional(),
+  tables: count(1000).optional(),
+  rows: count(100_000_000).optional(),
+  maxSeconds: z.number().positive().max(86_400).optional(),
+});
+
+/** What a scenario and the campaign's `defaults` may both set. */
+const scenarioFields = {
+  cycles: count(100_000).optional(),
+  runtime: z.enum(['local', 'docker']).optional(),
+  image: z.string().min(1).optional(),
+  expect: z.enum(EXPECTATIONS).optional(),
+  server: serverSchema.optional(),
+  disk: diskSchema.optional(),
+  load: loadSchema.optional(),
+};
+
+export const defaultsSchema = section(scenarioFields);
+
+/** One scenario after its matrix (if any) was expanded: `matrix` is gone by then. */
+export const scenarioSchema = section({
+  name: safeName,
+  seeds: z.array(z.number().int().min(0).max(MAX_SEED)).min(1).optional(),
+  ...scenarioFields,
+});
+
+export const campaignSchema = section({
+  name: safeName,
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  defaults: defaultsSchema.optional(),
+  evidence: section({ maxBytes: field((v) => parseBytes(v, '2G', 1024 * 1024)) }).optional(),
+  scenarios: z.array(z.unknown()).min(1, { error: 'no scenarios; add at least one under scenarios:' }),
+});
+
+export type ScenarioFields = z.infer<typeof defaultsSchema>;
+export type ParsedScenario = z.infer<typeof scenarioSchema>;
+export type ParsedCampaign = z.infer<typeof campaignSchema>;

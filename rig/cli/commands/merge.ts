@@ -1,0 +1,51 @@
+/**
+ * `rig merge OUT DIR...`: merges the results of a campaign's shards (each DIR a folder one
+ * `rig campaign --shard I/N` wrote) into OUT/results.json and OUT/junit.xml, as one unsharded run
+ * would have written them, and exits as that run would have: 0 every expectation held, 1 one did
+ * not, 3 the rig failed.
+ */
+import type { Command } from 'commander';
+import { mergeResults } from '../../results/merge.js';
+import { readResults } from '../../results/read-results.js';
+import { contradictedCycles, outcomeExitCode } from '../../results/summarize.js';
+import type { CampaignResults } from '../../results/types.js';
+import { type ReportRenderer, writeResultsFolder } from '../../results/write-results.js';
+import { runAction } from '../run-action.js';
+
+export interface MergeContext {
+  renderReport?: ReportRenderer; // the HTML report: rendered from OUT after results.json is written
+  print: (line: string) => void;
+}
+
+export async function runMerge(out: string, dirs: string[], context: MergeContext): Promise<number> {
+  const inputs = await Promise.all(dirs.map((dir) => readResults(dir)));
+  const commandLine = ['rig', 'merge', out, ...dirs].join(' ');
+  const merged = mergeResults(inputs, { outDir: out, commandLine });
+  const written = await writeResultsFolder(out, merged, context.renderReport);
+  for (const line of summaryLines(merged)) context.print(line);
+  context.print(`wrote ${written.resultsJson}, ${written.junitXml}${written.report ? `, ${written.report}` : ''}`);
+  return outcomeExitCode(merged.outcome);
+}
+
+function summaryLines(results: CampaignResults): string[] {
+  const lines = results.scenarios.map((s) => {
+    const counts = Object.entries(s.verdictCounts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
+    const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.held ? 'held' : 'rig error';
+    return `${s.name}: ${s.expectation} ${state} (${s.cyclesRun}/${s.cyclesPlanned} cycles: ${counts || 'none'}; torn in ${s.tornCycles})`;
+  });
+  return [...lines, `${results.campaign}: ${results.outcome} (${results.cycles.length} cycles merged)`];
+}
+
+export function register(program: Command): void {
+  program
+    .command('merge')
+    .description("merge the results of a campaign's shards into one results.json and junit.xml")
+    .argument('<out>', 'folder for the merged results')
+    .argument('<dirs...>', 'the folders the shards wrote (each holds results.json)')
+    .action(
+      runAction(async (out: string, dirs: string[]) =>
+        // The HTML report plugs in here as renderReport once reports/ provides its renderer.
+        runMerge(out, dirs, { print: (line) => process.stdout.write(`${line}\n`) }),
+      ),
+    );
+}

@@ -1,0 +1,80 @@
+/**
+ * junit.xml for CI: a testsuite per scenario, a testcase per cycle, a <failure> for each cycle
+ * that contradicted its expectation, an <error> for each rig error (not the database's fault),
+ * and for a negative control one more testcase, "reproduced a torn page", that fails when the
+ * scenario was blind.
+ */
+import { contradicts } from './expectation.js';
+import type { CampaignResults, CycleRecord, ScenarioSummary } from './types.js';
+import { escapeXml as x } from './xml-escape.js';
+
+export function renderJunit(results: CampaignResults): string {
+  const suites = results.scenarios.map((s) => renderSuite(results.campaign, s, results.cycles.filter((c) => c.scenario === s.name)));
+  const totals = suites.reduce((t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, time: t.time + s.time }), { tests: 0, failures: 0, errors: 0, time: 0 });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${x(results.campaign)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(totals.time)}">`,
+    ...suites.map((s) => s.xml),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+interface Suite { xml: string; tests: number; failures: number; errors: number; time: number }
+
+function renderSuite(campaign: string, summary: ScenarioSummary, cycles: CycleRecord[]): Suite {
+  const cases = cycles.map((c) => renderCycle(campaign, summary, c));
+  if (summary.expectation === 'torn-reproduced' && summary.cyclesRun >= summary.cyclesPlanned) cases.push(renderControl(campaign, summary));
+  const tests = cases.length;
+  const failures = cases.filter((c) => c.kind === 'failure').length;
+  const errors = cases.filter((c) => c.kind === 'error').length;
+  const time = cycles.reduce((sum, c) => sum + cycleMs(c), 0);
+  const s = summary.settings;
+  const properties = [
+    ['expect', summary.expectation], ['doublewrite', s.server.doublewrite ? 'on' : 'off'], ['pageSize', String(s.server.pageSize)],
+    ['flushMethod', s.server.flushMethod], ['atomicUnit', String(s.disk.atomicUnit)], ['fs', s.disk.fs], ['runtime', s.runtime],
+  ].map(([name, value]) => `      <property name="${x(name!)}" value="${x(value!)}"/>`);
+  const xml = [
+    `  <testsuite name="${x(summary.name)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(time)}">`,
+    '    <properties>', ...properties, '    </properties>',
+    ...cases.map((c) => c.xml),
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, tests, failures, errors, time };
+}
+
+interface Case { xml: string; kind: 'pass' | 'failure' | 'error' }
+
+function renderCycle(campaign: string, summary: ScenarioSummary, c: CycleRecord): Case {
+  const torn = c.tornPagesBefore.length;
+  const open = `    <testcase classname="${x(`${campaign}.${summary.name}`)}" name="${x(c.id)}" time="${seconds(cycleMs(c))}">`;
+  const out = `      <system-out>${x(`verdict: ${c.verdict}\ntorn pages before recovery: ${torn}\nreason: ${c.reason}\nrepro: ${c.repro}`)}</system-out>`;
+  if (c.verdict === 'rig-error') {
+    const message = c.error ?? c.reason;
+    return { kind: 'error', xml: [open, `      <error type="rig-error" message="${x(firstLine(message))}">${x(message)}</error>`, out, '    </testcase>'].join('\n') };
+  }
+  if (contradicts(summary.expectation, c.verdict, torn)) {
+    const message = `${c.verdict} contradicts ${summary.expectation}: ${firstLine(c.reason)}`;
+    return { kind: 'failure', xml: [open, `      <failure type="${x(c.verdict)}" message="${x(message)}">${x(`${message}\n${c.reason}`)}</failure>`, out, '    </testcase>'].join('\n') };
+  }
+  return { kind: 'pass', xml: [open, out, '    </testcase>'].join('\n') };
+}
+
+function renderControl(campaign: string, summary: ScenarioSummary): Case {
+  const open = `    <testcase classname="${x(`${campaign}.${summary.name}`)}" name="negative control reproduced a torn page" time="0">`;
+  if (!summary.blind) return { kind: 'pass', xml: `${open}\n    </testcase>` };
+  const message = `blind: no cycle of ${summary.name} tore a page in ${summary.cyclesRun} cycles; the rig cannot show it would see a torn page`;
+  return { kind: 'failure', xml: [open, `      <failure type="blind" message="${x(message)}">${x(message)}</failure>`, '    </testcase>'].join('\n') };
+}
+
+function cycleMs(c: CycleRecord): number {
+  return Object.values(c.timings).reduce((sum, ms) => sum + (ms ?? 0), 0);
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
+}

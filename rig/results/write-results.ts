@@ -1,0 +1,28 @@
+/**
+ * Writes a campaign's results folder: results.json and junit.xml, each atomically, then the
+ * HTML report through the renderer the caller passes (reports/ renders from the saved files).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderJunit } from './junit.js';
+import type { CampaignResults } from './types.js';
+import { writeFileAtomic } from './write-atomic.js';
+
+/** Renders the HTML report of the results saved in `dir`; returns the report's path. */
+export type ReportRenderer = (dir: string) => Promise<string>;
+
+export interface WrittenResults {
+  resultsJson: string;
+  junitXml: string;
+  report: string | null;
+}
+
+export async function writeResultsFolder(dir: string, results: CampaignResults, renderReport?: ReportRenderer): Promise<WrittenResults> {
+  await mkdir(dir, { recursive: true });
+  const resultsJson = join(dir, 'results.json');
+  const junitXml = join(dir, 'junit.xml');
+  await writeFileAtomic(resultsJson, `${JSON.stringify(results, null, 2)}\n`);
+  await writeFileAtomic(junitXml, renderJunit(results));
+  const report = renderReport ? await renderReport(dir) : null;
+  return { resultsJson, junitXml, report };
+}
