@@ -1,0 +1,68 @@
+/**
+ * The Debian mirror this host already uses, read from its apt sources at run time
+ * (/etc/apt/sources.list one-line entries, /etc/apt/sources.list.d/*.list and deb822 *.sources).
+ * The offline image build bootstraps from it; nothing of it is written into the project.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface AptEntry {
+  uri: string;
+  suites: string[];
+  components: string[];
+}
+
+/** One-line format: `deb [opts] URI SUITE COMPONENT...` (deb-src and comments ignored). */
+export function parseOneLineSources(text: string): AptEntry[] {
+  const entries: AptEntry[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/#.*/, '').replace(/\[[^\]]*\]/, '').trim();
+    const [type, uri, suite, ...components] = line.split(/\s+/);
+    if (type === 'deb' && uri && suite) entries.push({ uri, suites: [suite], components });
+  }
+  return entries;
+}
+
+/** deb822 format: paragraphs of `Field: value` lines (Types, URIs, Suites, Components, Enabled). */
+export function parseDeb822Sources(text: string): AptEntry[] {
+  const entries: AptEntry[] = [];
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    const fields = new Map<string, string>();
+    for (const line of paragraph.split('\n')) {
+      const match = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
+      if (match?.[1] && match[2] !== undefined) fields.set(match[1].toLowerCase(), match[2].trim());
+    }
+    const words = (name: string) => (fields.get(name) ?? '').split(/\s+/).filter(Boolean);
+    if (!words('types').includes('deb') || fields.get('enabled') === 'no') continue;
+    for (const uri of words('uris')) entries.push({ uri, suites: words('suites'), components: words('components') });
+  }
+  return entries;
+}
+
+export async function readAptSources(etcApt = '/etc/apt'): Promise<AptEntry[]> {
+  const entries = parseOneLineSources(await readFile(join(etcApt, 'sources.list'), 'utf8').catch(() => ''));
+  const dir = join(etcApt, 'sources.list.d');
+  for (const name of (await readdir(dir).catch(() => [])).sort()) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    if (name.endsWith('.list')) entries.push(...parseOneLineSources(text));
+    if (name.endsWith('.sources')) entries.push(...parseDeb822Sources(text));
+  }
+  return entries;
+}
+
+/** The mirror that serves `suite` itself (not -updates or -security) with `main`, or null. */
+export function pickMirror(entries: AptEntry[], suite: string): string | null {
+  const hit = entries.find((e) => e.suites.includes(suite) && e.components.includes('main'));
+  return hit ? hit.uri.replace(/\/+$/, '') : null;
+}
+
+/** The entries for `suite` and its family (suite-updates, suite-security), as sources.list lines. */
+export function sourcesListFor(entries: AptEntry[], suite: string): string {
+  const lines: string[] = [];
+  for (const entry of entries) {
+    for (const s of entry.suites.filter((x) => x === suite || x.startsWith(`${suite}-`))) {
+      lines.push(`deb ${entry.uri} ${s} ${entry.components.join(' ')}`);
+    }
+  }
+  return `${[...new Set(lines)].join('\n')}\n`;
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds the server images a run needs: skips one the engine already has (the cache), imports the
+ * debootstrap base first for the offline image, and streams the build steps as progress lines.
+ * Builds use the host network (this engine has no bridge) and remove intermediate containers.
+ */
+import type Dockerode from 'dockerode';
+import { join } from 'node:path';
+import { rigFailure } from '../errors.js';
+import { BASE_IMAGE, importDebianBase } from './debian-base.js';
+import { followStream } from './follow-stream.js';
+import { IMAGE_CATALOG, type ImageSpec, imagesDir, requireImageSpec } from './image-catalog.js';
+import type { DockerPaths } from './paths.js';
+
+export interface BuildRequest {
+  docker: Dockerode;
+  paths: DockerPaths;
+  names?: string[]; // catalog names or tags; default: every offline or every registry image
+  offline?: boolean;
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface BuiltImage {
+  name: string;
+  tag: string;
+  status: 'built' | 'cached';
+  ms: number;
+}
+
+export async function imageExists(docker: Dockerode, tag: string): Promise<boolean> {
+  return docker.getImage(tag).inspect().then(() => true, () => false);
+}
+
+export function selectImages(names: string[] | undefined, offline: boolean): ImageSpec[] {
+  if (names && names.length > 0) return names.map(requireImageSpec);
+  return IMAGE_CATALOG.filter((spec) => spec.offline === offline);
+}
+
+export async function buildImages(request: BuildRequest): Promise<BuiltImage[]> {
+  const log = request.log ?? (() => {});
+  const specs = selectImages(request.names, request.offline ?? false);
+  const results: BuiltImage[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const started = Date.now();
+    const prefix = `[${i + 1}/${specs.length}] ${spec.tag}`;
+    if (await imageExists(request.docker, spec.tag)) {
+      log(`${prefix}: cached`);
+      results.push({ name: spec.name, tag: spec.tag, status: 'cached', ms: Date.now() - started });
+      continue;
+    }
+    if (spec.offline && !(await imageExists(request.docker, BASE_IMAGE))) {
+      await importDebianBase({ docker: request.docker, paths: request.paths, log, signal: request.signal });
+    }
+    log(`${prefix}: building from images/${spec.name}`);
+    await buildOne(request, spec, (line) => log(`  ${line}`));
+    log(`${prefix}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    results.push({ name: spec.name, tag: spec.tag, status: 'built', ms: Date.now() - started });
+  }
+  return results;
+}
+
+async function buildOne(request: BuildRequest, spec: ImageSpec, log: (line: string) => void): Promise<void> {
+  const context = join(imagesDir(), spec.name);
+  try {
+    const stream = await request.docker.buildImage(
+      { context, src: ['Dockerfile'] },
+      { t: spec.tag, networkmode: 'host', rm: true, forcerm: true, abortSignal: request.signal },
+    );
+    await followStream(request.docker, stream, (line) => {
+      if (/^Step \d+\/\d+ :/.test(line)) log(line);
+    });
+  } catch (error) {
+    const hint = spec.offline ? '' : ' (no registry here? build the offline image: rig images build --offline)';
+    throw rigFailure(`building ${spec.tag} failed: ${(error as Error).message}${hint}`, error);
+  }
+}
