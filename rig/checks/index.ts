@@ -1,0 +1,3 @@
+/** Checks run on a recovered server: the ledger of acknowledged commits and CHECK TABLE. */
+export { verifyLedger, type AckedLedger, type ClientLedger, type LedgerCheck } from './ledger.js';
+export { checkTables, type TablesCheck } from './tables.js';

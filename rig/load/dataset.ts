@@ -1,0 +1,55 @@
+/**
+ * The dataset: sysbench's oltp tables sbtest1..N (the k index built after the rows, as sysbench
+ * does) and the ledger table, one row per load client, advanced by every write transaction.
+ */
+import type { Connection } from 'mysql2/promise';
+import { badInput } from '../errors.js';
+import { createRng, type Rng } from '../../faults/prng.js';
+import { closeQuietly, connectToServer, type ServerEndpoint } from '../runtime/connect.js';
+import { cValue, padValue } from './sbtest-values.js';
+
+export const DEFAULT_SCHEMA = 'sbtest';
+export const LEDGER_TABLE = 'rig_ledger';
+const ROWS_PER_INSERT = 1000;
+
+export interface DatasetOptions {
+  tables: number;
+  rows: number;
+  schema?: string;
+  seed?: number;
+}
+
+async function createTable(connection: Connection, table: string, rows: number, rng: Rng): Promise<void> {
+  await connection.query(
+    `CREATE TABLE ${table} (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, ` +
+      `c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=InnoDB`,
+  );
+  for (let first = 1; first <= rows; first += ROWS_PER_INSERT) {
+    const values: Array<[number, number, string, string]> = [];
+    for (let id = first; id < Math.min(first + ROWS_PER_INSERT, rows + 1); id++) {
+      values.push([id, 1 + rng.int(rows), cValue(rng), padValue(rng)]);
+    }
+    await connection.query(`INSERT INTO ${table} (id, k, c, pad) VALUES ?`, [values]);
+  }
+  await connection.query(`CREATE INDEX k_1 ON ${table} (k)`);
+}
+
+/** Drops and recreates the schema, its tables and the ledger table. */
+export async function prepareDataset(endpoint: ServerEndpoint, options: DatasetOptions): Promise<void> {
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  if (!/^\w+$/.test(schema)) throw badInput(`schema name "${schema}" must be letters, digits or _`);
+  if (options.tables < 1 || options.rows < 1) throw badInput('the dataset needs at least one table and one row');
+  const connection = await connectToServer(endpoint);
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS ${schema}`);
+    await connection.query(`CREATE DATABASE ${schema}`);
+    await connection.query(`USE ${schema}`);
+    await connection.query(
+      `CREATE TABLE ${LEDGER_TABLE} (client INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`,
+    );
+    const rng = createRng(options.seed ?? 1);
+    for (let i = 1; i <= options.tables; i++) await createTable(connection, `sbtest${i}`, options.rows, rng);
+  } finally {
+    await closeQuietly(connection);
+  }
+}
