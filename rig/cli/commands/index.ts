@@ -5,10 +5,11 @@ import { register as report } from './report.js';
 import { register as images } from './images.js';
 import { register as scan } from './scan.js';
 import { register as merge } from './merge.js';
+import { register as cleanup } from './cleanup.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);

@@ -1,0 +1,82 @@
+/** Numbers and names as a reviewer reads them. */
+import type { Expectation, FsKind, Phase, Verdict } from '../rig/results/types.js';
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} B`;
+}
+
+/** Short unit name for grid headers: 4k, 16k, 512. */
+export function formatUnit(bytes: number): string {
+  return bytes >= 1024 ? `${bytes / 1024}k` : String(bytes);
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function formatPercent(part: number, whole: number): string {
+  if (whole === 0) return '0%';
+  const pct = (100 * part) / whole;
+  return pct > 0 && pct < 0.1 ? '<0.1%' : `${pct.toFixed(pct < 10 ? 1 : 0)}%`;
+}
+
+export const VERDICT_LABELS: Record<Verdict, string> = {
+  'no-torn': 'no torn page',
+  'restored': 'restored',
+  'detected': 'detected',
+  'silent-corruption': 'SILENT CORRUPTION',
+  'lost-commit': 'LOST COMMIT',
+  'rig-error': 'rig error',
+};
+
+export const VERDICT_ORDER: Verdict[] = [
+  'silent-corruption',
+  'lost-commit',
+  'rig-error',
+  'detected',
+  'restored',
+  'no-torn',
+];
+
+export const EXPECTATION_TEXT: Record<Expectation, string> = {
+  'recovers': 'recovers: every torn page restored, no commit lost',
+  'never-torn': 'never torn: no page may tear in the crash image',
+  'torn-reproduced': 'torn reproduced: the negative control must tear pages',
+};
+
+export const FS_LABELS: Record<FsKind, string> = {
+  'ext4': 'ext4 (default)',
+  'ext4-bigalloc16k': 'ext4 bigalloc 16k',
+  'xfs': 'xfs (extent hint)',
+  'xfs-su16k': 'xfs su=16k',
+  'xfs-bs16k': 'xfs 16k blocks',
+  'none': 'raw device',
+};
+
+export const PHASES: Phase[] = [
+  'prepare',
+  'load',
+  'cut',
+  'materialize',
+  'scanBefore',
+  'recover',
+  'scanAfter',
+  'judge',
+];
+
+export function formatIso(iso: string | null): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}

@@ -1,0 +1,160 @@
+/**
+ * What a reviewer must see first: the campaign's verdict in one line, and the alarms that outrank
+ * everything else (a blind negative control, silent corruption, a lost commit, a page torn where
+ * none may tear). Derived from the saved run only.
+ */
+import type { CampaignResults, CycleRecord, ScenarioSummary } from '../rig/results/types.js';
+import { formatBytes, formatPercent } from './format.js';
+
+export type CampaignStatus = 'pass' | 'fail' | 'rig-error' | 'running';
+
+export interface Headline {
+  status: CampaignStatus;
+  label: string; // PASS, FAIL, RIG ERROR, RUNNING
+  why: string;
+}
+
+export type AlarmKind = 'silent-corruption' | 'lost-commit' | 'blind' | 'torn-where-atomic';
+
+export interface Alarm {
+  kind: AlarmKind;
+  title: string;
+  detail: string;
+  cycleIds: string[];
+}
+
+const LABELS: Record<CampaignStatus, string> = {
+  'pass': 'PASS',
+  'fail': 'FAIL',
+  'rig-error': 'RIG ERROR',
+  'running': 'RUNNING',
+};
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
+  if (s.blind) return `${s.name} is blind (no torn page in ${plural(s.cyclesRun, 'cycle')})`;
+  const bad = cycles.filter((c) => c.scenario === s.name && !c.expectationHeld);
+  if (bad.length === 0) return s.failures[0] ? `${s.name}: ${s.failures[0]}` : `${s.name} contradicted "${s.expectation}"`;
+  const counts = new Map<string, number>();
+  for (const c of bad) counts.set(c.verdict, (counts.get(c.verdict) ?? 0) + 1);
+  const verdicts = [...counts].map(([v, n]) => `${n} ${v}`).join(', ');
+  return `${s.name}: ${bad.length} of ${s.cyclesRun} cycles contradicted ${s.expectation} (${verdicts})`;
+}
+
+export function campaignHeadline(results: CampaignResults): Headline {
+  const status = results.outcome;
+  const cycles = results.cycles.length;
+  const failed = results.scenarios.filter((s) => !s.held);
+  let why: string;
+  if (status === 'running') {
+    const planned = results.scenarios.reduce((sum, s) => sum + s.cyclesPlanned, 0);
+    why = `partial results: ${cycles} of ${planned} cycles run so far`;
+  } else if (status === 'rig-error') {
+    const errors = results.cycles.filter((c) => c.verdict === 'rig-error');
+    const first = errors[0]?.error ?? errors[0]?.reason;
+    why = `the rig itself failed in ${errors.length} of ${plural(cycles, 'cycle')}; no database finding is claimed` +
+      (first ? ` (first: ${first})` : '');
+  } else if (status === 'fail' || failed.length > 0) {
+    why = `${failed.length} of ${plural(results.scenarios.length, 'scenario')} contradicted their expectation: ` +
+      failed.map((s) => scenarioProblem(s, results.cycles)).join('; ');
+  } else {
+    why = `every expectation held: ${plural(results.scenarios.length, 'scenario')}, ${plural(cycles, 'cycle')}` +
+      negativeControlNote(results.scenarios);
+  }
+  const shown: CampaignStatus = status === 'pass' && failed.length > 0 ? 'fail' : status;
+  return { status: shown, label: LABELS[shown], why };
+}
+
+function negativeControlNote(scenarios: ScenarioSummary[]): string {
+  const controls = scenarios.filter((s) => s.expectation === 'torn-reproduced');
+  if (controls.length === 0) return '; no negative control in this campaign';
+  const torn = controls.reduce((n, s) => n + s.tornCycles, 0);
+  const run = controls.reduce((n, s) => n + s.cyclesRun, 0);
+  return `; the negative control tore pages in ${torn}/${run} cycles (${formatPercent(torn, run)})`;
+}
+
+function idsWhere(cycles: CycleRecord[], keep: (c: CycleRecord) => boolean): string[] {
+  return cycles.filter(keep).map((c) => c.id);
+}
+
+export function campaignAlarms(results: CampaignResults): Alarm[] {
+  const alarms: Alarm[] = [];
+  const silent = idsWhere(results.cycles, (c) => c.verdict === 'silent-corruption');
+  if (silent.length > 0) {
+    alarms.push({
+      kind: 'silent-corruption',
+      title: `Silent corruption in ${plural(silent.length, 'cycle')}`,
+      detail: 'The server started and served data, but a torn page survived recovery, CHECK TABLE failed or an invariant broke.',
+      cycleIds: silent,
+    });
+  }
+  const lost = idsWhere(results.cycles, (c) => c.verdict === 'lost-commit');
+  if (lost.length > 0) {
+    alarms.push({
+      kind: 'lost-commit',
+      title: `Lost commits in ${plural(lost.length, 'cycle')}`,
+      detail: 'A commit the client saw acknowledged was missing after recovery.',
+      cycleIds: lost,
+    });
+  }
+  for (const s of results.scenarios.filter((x) => x.blind)) alarms.push(blindAlarm(s, results.cycles));
+  for (const s of results.scenarios) {
+    const alarm = tornWhereAtomicAlarm(s, results.cycles);
+    if (alarm) alarms.push(alarm);
+  }
+  return alarms;
+}
+
+function blindAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
+  return {
+    kind: 'blind',
+    title: `The rig was blind: negative control "${s.name}" never tore a page`,
+    detail: `${plural(s.cyclesRun, 'cycle')} with doublewrite off on a ${formatBytes(s.settings.disk.atomicUnit)}-atomic disk ` +
+      'left no torn page in the crash image, so this run cannot show that the rig sees torn pages. ' +
+      'Passing results elsewhere in this campaign prove nothing until it does.',
+    cycleIds: idsWhere(cycles, (c) => c.scenario === s.name),
+  };
+}
+
+function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm | null {
+  if (s.expectation !== 'never-torn') return null;
+  const torn = cycles.filter((c) => c.scenario === s.name && c.tornPagesBefore.length > 0);
+  if (torn.length === 0) return null;
+  const straddling = torn.reduce((n, c) => n + (c.cut?.stats.pageWritesStraddling ?? 0), 0);
+  const pageWrites = torn.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
+  const unit = formatBytes(s.settings.disk.atomicUnit);
+  const cause = straddling > 0
+    ? `Cause: ${straddling} of ${pageWrites} page writes straddled a ${unit} atomic-unit boundary at the disk ` +
+      `(the ${s.settings.disk.fs} filesystem placed pages off ${unit} alignment), so one page write spanned two units and tore.`
+    : 'The disk counted no page write straddling an atomic-unit boundary; see the cycles for what tore.';
+  return {
+    kind: 'torn-where-atomic',
+    title: `Pages tore in "${s.name}" although the disk is ${unit}-atomic (${plural(torn.length, 'cycle')})`,
+    detail: cause,
+    cycleIds: torn.map((c) => c.id),
+  };
+}
+
+export type ScenarioStatus = 'pass' | 'fail' | 'blind' | 'rig-error' | 'not-run';
+
+export const STATUS_TEXT: Record<ScenarioStatus, { icon: string; label: string }> = {
+  'pass': { icon: '✓', label: 'held' },
+  'fail': { icon: '✗', label: 'FAILED' },
+  'blind': { icon: '⚠', label: 'BLIND' },
+  'rig-error': { icon: '⚙', label: 'rig error' },
+  'not-run': { icon: '…', label: 'not run' },
+};
+
+/** Worst first, so a grid cell holding several scenarios shows the worst of them. */
+export const STATUS_RANK: ScenarioStatus[] = ['blind', 'fail', 'rig-error', 'not-run', 'pass'];
+
+export function scenarioStatus(s: ScenarioSummary): ScenarioStatus {
+  if (s.blind) return 'blind';
+  if (!s.held) return 'fail';
+  if (s.cyclesRun === 0) return 'not-run';
+  if ((s.verdictCounts['rig-error'] ?? 0) > 0) return 'rig-error';
+  return 'pass';
+}

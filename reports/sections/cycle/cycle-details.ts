@@ -1,0 +1,45 @@
+/** One crash cycle as an expandable, linkable block: #cycle-<id> opens it. */
+import type { CycleRecord } from '../../../rig/results/types.js';
+import { EXPECTATION_TEXT } from '../../format.js';
+import { html, anchorId, type Html } from '../../html.js';
+import { phaseBar } from '../../charts/phase-bar.js';
+import { throughputChart } from '../../charts/throughput-chart.js';
+import { heldMark, verdictChip } from '../verdict-chip.js';
+import { cycleSettingsBlock, ledgerBlock, reproBlock } from './cycle-settings.js';
+import { diskStatsBlock, straddleCause } from './disk-stats.js';
+import { logExcerpt, type LogSource } from './log-excerpt.js';
+import { pendingWritesBlock } from './pending-writes.js';
+import { afterRecoveryBlock, tornPagesBlock } from './torn-pages.js';
+
+function part(title: string, body: Html, wide = false): Html {
+  return html`<section class="part${wide ? ' wide' : ''}"><h4>${title}</h4>${body}</section>`;
+}
+
+export function cycleSummaryLine(cycle: CycleRecord): Html {
+  const torn = cycle.tornPagesBefore.length;
+  return html`<summary><span class="held-icon ${cycle.expectationHeld ? 'held-yes' : 'held-no'}" title="${cycle.expectationHeld ? 'as expected' : 'contradicts expectation'}">${cycle.expectationHeld ? '✓' : '✗'}</span>
+<span class="cycle-id">${cycle.id}</span> ${verdictChip(cycle.verdict)} <span class="torn-count">${torn} torn</span> <span class="reason">${cycle.reason}</span></summary>`;
+}
+
+export function cycleDetails(cycle: CycleRecord, log: LogSource | null): Html {
+  const id = anchorId('cycle', cycle.id);
+  return html`<details class="cycle ${cycle.expectationHeld ? 'cycle-held' : 'cycle-failed'}" id="${id}" data-verdict="${cycle.verdict}">
+${cycleSummaryLine(cycle)}
+<div class="cycle-body">
+<div class="cycle-verdict"><p>${verdictChip(cycle.verdict)} ${heldMark(cycle.expectationHeld)} <a class="permalink" href="#${id}" title="link to this cycle">#</a></p>
+<p class="reason-full">${cycle.reason}</p>
+${cycle.error ? html`<p class="bad mono">${cycle.error}</p>` : null}
+<p class="sub">Scenario <a href="#${anchorId('scenario', cycle.scenario)}">${cycle.scenario}</a>, cycle ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
+${straddleCause(cycle)}
+<h4>Reproduce this crash image</h4>${reproBlock(cycle)}</div>
+<div class="parts">
+${part('Torn pages', tornPagesBlock(cycle), true)}
+${part('Error log', logExcerpt(log, cycle.errorLog.events), true)}
+${part('After recovery', html`${afterRecoveryBlock(cycle)}<h5>Ledger</h5>${ledgerBlock(cycle)}`)}
+${part('Load throughput', throughputChart(cycle.throughput, cycle.cut?.atMs ?? null))}
+${part('Pending writes at the cut', pendingWritesBlock(cycle.cut, cycle.pendingWrites))}
+${part('Disk counters (arming to cut)', diskStatsBlock(cycle))}
+${part('Phase timings', phaseBar(cycle.timings))}
+${part('Settings', cycleSettingsBlock(cycle))}
+</div></div></details>`;
+}

@@ -1,0 +1,47 @@
+/** A cycle's scenario settings, seed and evidence identifiers as a definition list. */
+import type { CycleRecord } from '../../../rig/results/types.js';
+import { formatBytes } from '../../format.js';
+import { html, anchorId, type Html } from '../../html.js';
+
+function triggerText(cycle: CycleRecord): string {
+  const t = cycle.settings.disk.trigger;
+  switch (t.kind) {
+    case 'armed': return `armed (>= ${t.pendingPageWrites} pending page writes)`;
+    case 'after-writes': return `after ${t.writes} writes`;
+    case 'at-time': return `at ${t.ms} ms`;
+    case 'manual': return 'manual';
+  }
+}
+
+export function cycleSettingsBlock(cycle: CycleRecord): Html {
+  const { server, disk, load } = cycle.settings;
+  const rows: [string, string][] = [
+    ['seed', String(cycle.seed)],
+    ['doublewrite', server.doublewrite ? 'on' : 'off'],
+    ['page size', formatBytes(server.pageSize)],
+    ['flush method', server.flushMethod],
+    ['buffer pool / redo', `${server.bufferPool} / ${server.redoSize}`],
+    ['atomic unit', formatBytes(disk.atomicUnit)],
+    ['filesystem', disk.fs],
+    ['trigger', triggerText(cycle)],
+    ['disk cache bound', formatBytes(disk.journalMaxBytes)],
+    ['load', `${load.kind}, ${load.connections} connections, ${load.tables} x ${load.rows} rows`],
+    ['runtime', cycle.settings.runtime === 'docker' ? `docker ${cycle.settings.image ?? ''}` : 'local'],
+  ];
+  return html`<dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
+<dt>crash image sha256</dt><dd class="mono hash">${cycle.crashImageSha256 ?? '—'}</dd>
+<dt>evidence</dt><dd class="mono">${cycle.evidenceDir ?? 'not kept'}</dd></dl>`;
+}
+
+export function ledgerBlock(cycle: CycleRecord): Html {
+  const l = cycle.ledger;
+  if (!l.checked) return html`<p>Ledger not checked${l.note ? html`: ${l.note}` : null}. ${l.acked} commits acknowledged.</p>`;
+  return html`<p>${l.missing === 0
+    ? html`<span class="ok">✓ all ${l.acked} acknowledged commits present</span>`
+    : html`<b class="bad">✗ ${l.missing} of ${l.acked} acknowledged commits missing</b>`}${l.note ? html` <span class="sub">(${l.note})</span>` : null}</p>`;
+}
+
+export function reproBlock(cycle: CycleRecord): Html {
+  const id = anchorId('repro', cycle.id);
+  return html`<div class="repro"><pre class="cmd" id="${id}">${cycle.repro}</pre><button type="button" class="copy" data-copy="${id}">Copy</button></div>`;
+}

@@ -1,0 +1,39 @@
+/** The pages the crash image held torn, each with its unit map and what recovery made of it. */
+import type { CycleRecord, TornPage } from '../../../rig/results/types.js';
+import { html, type Html } from '../../html.js';
+import { unitMap, unitMapLegend } from '../../charts/unit-map.js';
+
+const MAX_ROWS = 16;
+
+function afterCell(p: TornPage): Html {
+  if (p.validAfter === null) return html`<span class="muted">not recovered</span>`;
+  return p.validAfter ? html`<span class="ok">✓ valid</span>` : html`<span class="bad">✗ still invalid</span>`;
+}
+
+/** Pages that survived recovery torn come first, then unexplained repairs, then the rest. */
+function rank(p: TornPage): number {
+  return p.validAfter === false ? 0 : p.attribution === 'unexplained' ? 1 : 2;
+}
+
+export function tornPagesBlock(cycle: CycleRecord): Html {
+  const pages = cycle.tornPagesBefore;
+  if (pages.length === 0) return html`<p>No page was torn in the crash image.</p>`;
+  const a = cycle.attribution;
+  const shown = [...pages].sort((x, y) => rank(x) - rank(y)).slice(0, MAX_ROWS);
+  return html`<p><b>${pages.length}</b> torn page${pages.length === 1 ? '' : 's'} in the crash image. Attribution after recovery:
+<span class="tag a-doublewrite">doublewrite ${a.doublewrite}</span> <span class="tag a-redo">redo ${a.redo}</span> <span class="tag a-unexplained">unexplained ${a.unexplained}</span></p>
+${unitMapLegend()}
+<table class="compact torn"><thead><tr><th>file</th><th class="num">space</th><th class="num">page</th><th>units</th><th>before recovery</th><th>after</th><th>restored by</th></tr></thead><tbody>
+${shown.map((p) => html`<tr><td class="mono">${p.file}</td><td class="num">${p.space ?? '?'}</td><td class="num">${p.page}</td><td>${unitMap(p.unitsNew)}</td><td>${p.invalidBefore ?? html`<span class="muted">verified</span>`}</td><td>${afterCell(p)}</td><td>${p.attribution ? html`<span class="tag a-${p.attribution}">${p.attribution}</span>` : html`<span class="muted">—</span>`}</td></tr>`)}
+</tbody></table>
+${pages.length > shown.length ? html`<p class="sub">${pages.length - shown.length} more torn pages not shown (still-invalid and unexplained first); all are in results.json.</p>` : null}`;
+}
+
+export function afterRecoveryBlock(cycle: CycleRecord): Html {
+  const invalid = cycle.pagesAfter;
+  const failed = cycle.checkTable.failed;
+  if (!cycle.serverStarted) return html`<p>The server did not start, so nothing was checked after recovery.</p>`;
+  return html`<p>${invalid.length === 0 ? 'Every page verified after recovery.' : html`<b class="bad">${invalid.length} page(s) still invalid after recovery:</b>`}</p>
+${invalid.length > 0 ? html`<ul class="mono">${invalid.slice(0, 20).map((p) => html`<li>${p.file} page ${p.page} (space ${p.space ?? '?'}): ${p.reason}</li>`)}</ul>` : null}
+<p>CHECK TABLE on ${cycle.checkTable.tables} table(s): ${failed.length === 0 ? 'all OK' : html`<b class="bad">failed on ${failed.join(', ')}</b>`}</p>`;
+}

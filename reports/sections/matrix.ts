@@ -1,0 +1,65 @@
+/**
+ * The scenario matrix as a grid: rows are filesystems (and page sizes where they vary), columns are
+ * doublewrite on/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
+ */
+import type { CampaignResults, ScenarioSummary } from '../../rig/results/types.js';
+import { FS_LABELS, VERDICT_ORDER, VERDICT_LABELS, formatUnit } from '../format.js';
+import { html, anchorId, type Html } from '../html.js';
+import { STATUS_RANK, STATUS_TEXT, scenarioStatus } from '../outcome.js';
+
+interface Axis {
+  key: string;
+  label: string;
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
+
+function columnsOf(scenarios: ScenarioSummary[]): { dw: boolean; unit: number }[] {
+  const units = unique(scenarios.map((s) => s.settings.disk.atomicUnit)).sort((a, b) => a - b);
+  return [true, false].flatMap((dw) =>
+    units.filter((unit) => scenarios.some((s) => s.settings.server.doublewrite === dw && s.settings.disk.atomicUnit === unit))
+      .map((unit) => ({ dw, unit })));
+}
+
+function rowsOf(scenarios: ScenarioSummary[]): Axis[] {
+  const pageSizesVary = unique(scenarios.map((s) => s.settings.server.pageSize)).length > 1;
+  const keys = unique(scenarios.map((s) => rowKey(s, pageSizesVary)));
+  return keys.map((key) => {
+    const [fs, page] = key.split('|') as [keyof typeof FS_LABELS, string];
+    return { key, label: pageSizesVary ? `${FS_LABELS[fs] ?? fs} · ${formatUnit(Number(page))} pages` : FS_LABELS[fs] ?? fs };
+  });
+}
+
+function rowKey(s: ScenarioSummary, withPage: boolean): string {
+  return withPage ? `${s.settings.disk.fs}|${s.settings.server.pageSize}` : `${s.settings.disk.fs}|`;
+}
+
+export function matrixSection(results: CampaignResults): Html {
+  const scenarios = results.scenarios;
+  if (scenarios.length === 0) return html`<section id="matrix"><h2>Matrix</h2><p class="muted">No scenarios.</p></section>`;
+  const columns = columnsOf(scenarios);
+  const rows = rowsOf(scenarios);
+  const pageSizesVary = rows.some((r) => !r.key.endsWith('|'));
+  const groups = [true, false].map((dw) => ({ dw, span: columns.filter((c) => c.dw === dw).length })).filter((g) => g.span > 0);
+  return html`<section id="matrix"><h2>Matrix</h2>
+<table class="matrix"><thead>
+<tr><th rowspan="2" class="corner">filesystem${pageSizesVary ? ' · page size' : ''}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw ? 'ON' : 'OFF'}</th>`)}</tr>
+<tr>${columns.map((c) => html`<th>atomic ${formatUnit(c.unit)}</th>`)}</tr>
+</thead><tbody>${rows.map((row) => html`<tr><th class="row-head">${row.label}</th>${columns.map((c) =>
+    matrixCell(scenarios.filter((s) => rowKey(s, pageSizesVary) === row.key && s.settings.server.doublewrite === c.dw && s.settings.disk.atomicUnit === c.unit)))}</tr>`)}
+</tbody></table>
+<p class="legend">${STATUS_RANK.map((st) => html`<span class="status status-${st}">${STATUS_TEXT[st].icon} ${STATUS_TEXT[st].label}</span> `)}</p></section>`;
+}
+
+function matrixCell(cell: ScenarioSummary[]): Html {
+  if (cell.length === 0) return html`<td class="cell cell-empty"><span class="muted">not in this campaign</span></td>`;
+  const worst = STATUS_RANK.find((st) => cell.some((s) => scenarioStatus(s) === st)) ?? 'pass';
+  return html`<td class="cell cell-${worst}">${cell.map((s) => {
+    const st = scenarioStatus(s);
+    const counts = VERDICT_ORDER.filter((v) => (s.verdictCounts[v] ?? 0) > 0).map((v) => `${s.verdictCounts[v]} ${VERDICT_LABELS[v]}`).join(', ');
+    return html`<div class="cell-scenario"><span class="cell-status">${STATUS_TEXT[st].icon} ${STATUS_TEXT[st].label}</span> <a href="#${anchorId('scenario', s.name)}">${s.name}</a>
+<div class="cell-detail">expects ${s.expectation} · torn in ${s.tornCycles}/${s.cyclesRun}</div><div class="cell-detail">${counts || 'no cycles'}</div></div>`;
+  })}</td>`;
+}

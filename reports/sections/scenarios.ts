@@ -1,0 +1,46 @@
+/** Per scenario: what it expects, how many cycles ran, what they found, and whether it held. */
+import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary } from '../../rig/results/types.js';
+import { EXPECTATION_TEXT, VERDICT_ORDER, formatCount, formatUnit } from '../format.js';
+import { html, anchorId, type Html } from '../html.js';
+import { STATUS_TEXT, scenarioStatus } from '../outcome.js';
+import { verdictChip } from './verdict-chip.js';
+
+export function settingsSummary(s: ScenarioSettings): string {
+  return [
+    `doublewrite ${s.server.doublewrite ? 'on' : 'off'}`,
+    `atomic ${formatUnit(s.disk.atomicUnit)}`,
+    s.disk.fs,
+    `page ${formatUnit(s.server.pageSize)}`,
+    s.server.flushMethod,
+    s.runtime === 'docker' ? `docker ${s.image ?? ''}`.trim() : null,
+  ].filter(Boolean).join(' · ');
+}
+
+export function scenariosSection(results: CampaignResults): Html {
+  return html`<section id="scenarios"><h2>Scenarios</h2>
+<table class="scenarios"><thead><tr><th>Result</th><th>Scenario</th><th>Expectation</th><th class="num">Cycles</th><th class="num">Torn</th><th>Verdicts</th></tr></thead>
+<tbody>${results.scenarios.map((s) => scenarioRow(s, results.cycles.filter((c) => c.scenario === s.name)))}</tbody></table></section>`;
+}
+
+function scenarioRow(s: ScenarioSummary, cycles: CycleRecord[]): Html {
+  const status = scenarioStatus(s);
+  const text = STATUS_TEXT[status];
+  return html`<tr id="${anchorId('scenario', s.name)}" class="st-${status}">
+<td><span class="status status-${status}">${text.icon} ${text.label}</span></td>
+<td><b class="name">${s.name}</b><div class="sub">${settingsSummary(s.settings)}</div></td>
+<td>${EXPECTATION_TEXT[s.expectation]}</td>
+<td class="num">${s.cyclesRun}${s.cyclesRun === s.cyclesPlanned ? null : html`<span class="sub"> / ${s.cyclesPlanned}</span>`}</td>
+<td class="num">${s.tornCycles}<span class="sub"> / ${s.cyclesRun}</span></td>
+<td>${VERDICT_ORDER.filter((v) => (s.verdictCounts[v] ?? 0) > 0).map((v) => verdictChip(v, s.verdictCounts[v]))}
+${s.failures.length > 0 ? html`<ul class="failures">${s.failures.slice(0, 5).map((f) => html`<li>${f}</li>`)}${s.failures.length > 5 ? html`<li>… ${s.failures.length - 5} more</li>` : null}</ul>` : null}
+${straddleNote(s, cycles)}</td></tr>`;
+}
+
+/** Where the disk is atomic at the page size, say how many page writes crossed a unit boundary. */
+function straddleNote(s: ScenarioSummary, cycles: CycleRecord[]): Html | null {
+  if (s.settings.disk.atomicUnit < s.settings.server.pageSize) return null;
+  const pageWrites = cycles.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
+  const straddling = cycles.reduce((n, c) => n + (c.cut?.stats.pageWritesStraddling ?? 0), 0);
+  if (pageWrites === 0) return null;
+  return html`<p class="sub ${straddling > 0 ? 'straddle-bad' : ''}">${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${formatUnit(s.settings.disk.atomicUnit)} unit boundary</p>`;
+}
