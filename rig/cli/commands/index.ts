@@ -5,11 +5,10 @@ import { register as report } from './report.js';
 import { register as images } from './images.js';
 import { register as scan } from './scan.js';
 import { register as merge } from './merge.js';
-import { register as cleanup } from './cleanup.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup];
+const commands: Register[] = [disk, report, images, scan, merge];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);
