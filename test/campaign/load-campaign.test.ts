@@ -1,0 +1,108 @@
+import t from 'tap';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RigError } from '../../rig/errors.js';
+import { loadCampaign, parseCampaign } from '../../rig/campaign/load-campaign.js';
+
+const FILE = 'campaigns/x.yml';
+
+/** A campaign with one scenario whose body is `scenario` (YAML, indented under the list item). */
+function oneScenario(scenario: string): string {
+  return `name: x\nscenarios:\n  - name: a\n${scenario.replace(/^/gm, '    ')}\n`;
+}
+
+function rejection(text: string): RigError {
+  try {
+    parseCampaign(text, FILE);
+  } catch (error) {
+    if (error instanceof RigError) return error;
+    throw error;
+  }
+  throw new Error('the campaign was accepted');
+}
+
+const rejected: [string, string, string][] = [
+  // [case, campaign text, the one line it must give]
+  ['unknown top-level key', 'name: x\nscenaros: []\n', 'campaigns/x.yml: scenaros: unknown key; did you mean scenarios?'],
+  ['unknown scenario key', oneScenario('cycle: 3'), 'scenarios[0].cycle: unknown key; did you mean cycles?'],
+  ['unknown disk key', oneScenario('disk: {atomc: 4k}'), 'scenarios[0].disk.atomc: unknown key; did you mean atomic?'],
+  ['cycles of the wrong type', oneScenario('cycles: three'), "scenarios[0].cycles: 'three' is not a number"],
+  ['cycles of zero', oneScenario('cycles: 0'), 'scenarios[0].cycles: 0 is too small; use at least 1'],
+  ['cycles not whole', oneScenario('cycles: 2.5'), 'scenarios[0].cycles: 2.5 is not a whole number'],
+  ['section of the wrong type', oneScenario('server: fast'), "scenarios[0].server: 'fast' is not an object"],
+  ['atomic not a power of two', 'name: x\nscenarios:\n  - {name: a}\n  - {name: b}\n  - {name: c, disk: {atomic: 12k}}\n',
+    'campaigns/x.yml: scenarios[2].disk.atomic: 12k is not a power of two; use 512, 4k, 8k, 16k, 32k or 64k'],
+  ['atomic too large', oneScenario('disk: {atomic: 128k}'), 'scenarios[0].disk.atomic: 128k is outside what the disk models; use 512'],
+  ['atomic too small', oneScenario('disk: {atomic: 256}'), 'scenarios[0].disk.atomic: 256 is outside what the disk models'],
+  ['atomic not a size', oneScenario('disk: {atomic: big}'), "scenarios[0].disk.atomic: 'big' is not a size"],
+  ['page size the server lacks', oneScenario('server: {pageSize: 2k}'), 'scenarios[0].server.pageSize: 2k is not an innodb_page_size the server supports; use 4k, 8k, 16k, 32k or 64k'],
+  ['page size too large', oneScenario('server: {pageSize: 128k}'), 'scenarios[0].server.pageSize: 128k is not an innodb_page_size'],
+  ['buffer pool too small for 64k pages', oneScenario('server: {pageSize: 64k, bufferPool: 16M}'), 'scenarios[0].server.bufferPool: 16M is too small for 64k pages (mariadbd refuses to start); use 21M or more'],
+  ['buffer pool below the server minimum', oneScenario('server: {bufferPool: 1M}'), 'scenarios[0].server.bufferPool: 1M is too small; use 2M or more'],
+  ['redo log below the server minimum', oneScenario('server: {redoSize: 1M}'), 'scenarios[0].server.redoSize: 1M is too small; use 4M or more'],
+  ['flush method the server lacks', oneScenario('server: {flushMethod: O_SYNC}'), "scenarios[0].server.flushMethod: 'O_SYNC' is not allowed here; use O_DIRECT, O_DIRECT_NO_FSYNC, fsync or O_DSYNC"],
+  ['doublewrite neither on nor off', oneScenario('server: {doublewrite: maybe}'), "scenarios[0].server.doublewrite: 'maybe' is not on or off; use on or off"],
+  ['filesystem the rig lacks', oneScenario('disk: {fs: btrfs}'), "scenarios[0].disk.fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-su16k or xfs-bs16k"],
+  ['manual trigger', oneScenario('disk: {trigger: manual}'), "scenarios[0].disk.trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16'"],
+  ['trigger the disk lacks', oneScenario('disk: {trigger: random}'), "scenarios[0].disk.trigger: 'random' is not a trigger the disk has; use 'armed 16', 'after-writes N' or 'at-time 5s'"],
+  ['armed with no count', oneScenario("disk: {trigger: 'armed 0'}"), "scenarios[0].disk.trigger: 'armed 0' needs a count of 1 or more"],
+  ['at-time without a unit', oneScenario("disk: {trigger: 'at-time 5'}"), "scenarios[0].disk.trigger: 'at-time 5' needs a time above zero"],
+  ['at-time after the load gives up', oneScenario("disk: {trigger: 'at-time 200s'}\nload: {maxSeconds: 60}"), "scenarios[0].disk.trigger: 'at-time 200000ms' fires after the load gives up (load.maxSeconds: 60)"],
+  ['cache bound smaller than the armed count needs', oneScenario("disk: {trigger: 'armed 16', cacheBound: 64k}"), 'scenarios[0].disk.cacheBound: 64k cannot hold the pending page writes'],
+  ['xfs on a disk mkfs.xfs refuses', oneScenario('disk: {fs: xfs, size: 256M}'), 'scenarios[0].disk.size: 256M is below the 300M mkfs.xfs accepts; use 300M or more'],
+  ['disk smaller than the redo log', oneScenario('disk: {size: 64M}\nserver: {redoSize: 96M}'), 'scenarios[0].disk.size: 64M cannot hold the 96M redo log'],
+  ['docker without an image', oneScenario('runtime: docker'), 'scenarios[0].image: the docker runtime needs an image'],
+  ['an image on the local runtime', oneScenario('image: mariadb:11.4'), 'scenarios[0].image: an image is used only with runtime: docker'],
+  ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],
+  ['expectation the oracle lacks', oneScenario('expect: passes'), "scenarios[0].expect: 'passes' is not allowed here; use recovers, never-torn or torn-reproduced"],
+  ['unsafe scenario name', 'name: x\nscenarios:\n  - name: ../etc\n', "scenarios[0].name: '../etc' is not safe as a folder name"],
+  ['upper-case scenario name', 'name: x\nscenarios:\n  - name: DwOn\n', "scenarios[0].name: 'DwOn' is not safe as a folder name"],
+  ['scenario without a name', 'name: x\nscenarios:\n  - cycles: 3\n', 'scenarios[0].name: missing; add it (a string)'],
+  ['scenario not a mapping', 'name: x\nscenarios:\n  - dw-on\n', 'scenarios[0]: expected a mapping with name: and its settings'],
+  ['duplicate names', 'name: x\nscenarios:\n  - name: a\n  - name: a\n', "scenarios[1].name: 'a' is already the name of scenarios[0]; give every scenario its own name"],
+  ['duplicate names after matrix expansion', 'name: x\nscenarios:\n  - name: a-ext4\n  - name: a\n    matrix: {disk.fs: [ext4, xfs]}\n', "scenarios[1].matrix: 'a-ext4' is already the name of scenarios[0]"],
+  ['matrix values that collide', oneScenario("matrix: {disk.trigger: ['armed 16', 'armed  16']}"), "scenarios[0].matrix: 'a-armed-16' is already the name of another variant of this matrix"],
+  ['no scenarios', 'name: x\nscenarios: []\n', 'campaigns/x.yml: scenarios: no scenarios; add at least one under scenarios:'],
+  ['scenarios missing', 'name: x\n', 'campaigns/x.yml: scenarios: missing; add it (an array)'],
+  ['campaign without a name', 'scenarios:\n  - name: a\n', 'campaigns/x.yml: name: missing; add it'],
+  ['empty file', '', 'campaigns/x.yml: (top level): null is not an object'],
+  ['matrix key that is not a setting', oneScenario('matrix: {disk.colour: [red]}'), 'scenarios[0].matrix.disk.colour: not a setting a matrix can vary'],
+  ['matrix value that is not a list', oneScenario('matrix: {disk.fs: ext4}'), "scenarios[0].matrix.disk.fs: 'ext4' is not a list of values"],
+  ['matrix with an empty list', oneScenario('matrix: {disk.fs: []}'), 'scenarios[0].matrix.disk.fs: [] is not a list of values'],
+  ['matrix key also set in the scenario', oneScenario('disk: {fs: xfs}\nmatrix: {disk.fs: [ext4, xfs]}'), 'scenarios[0].matrix.disk.fs: disk.fs is also set in the scenario itself; set it in one place'],
+  ['bad value inside a matrix', oneScenario('matrix: {disk.atomic: [4k, 12k]}'), 'scenarios[0].matrix.disk.atomic[1]: 12k is not a power of two'],
+  ['impossible combination from a matrix', oneScenario('server: {bufferPool: 16M}\nmatrix: {server.pageSize: [16k, 64k]}'), 'scenarios[0].server.bufferPool: 16M is too small for 64k pages (mariadbd refuses to start); use 21M or more (in a-64k)'],
+  ['more seeds than cycles', oneScenario('cycles: 2\nseeds: [1, 2, 3]'), 'scenarios[0].seeds: 3 seeds for 2 cycles; remove seeds or set cycles: 3'],
+  ['a seed out of range', oneScenario('seeds: [-1]'), 'scenarios[0].seeds[0]: -1 is too small; use at least 0'],
+  ['unknown defaults key', 'name: x\ndefaults: {seeds: [1]}\nscenarios:\n  - name: a\n', 'defaults.seeds: unknown key'],
+  ['bad value in defaults', 'name: x\ndefaults: {disk: {atomic: 3k}}\nscenarios:\n  - name: a\n', 'defaults.disk.atomic: 3k is not a power of two'],
+  ['evidence cap not a size', 'name: x\nevidence: {maxBytes: lots}\nscenarios:\n  - name: a\n', "evidence.maxBytes: 'lots' is not a size; write it like 2G"],
+  ['YAML syntax error', 'name: x\n  bad: [\n', 'campaigns/x.yml:1:7: Nested mappings are not allowed in compact mappings; fix the YAML syntax there'],
+  ['duplicate YAML keys', 'name: x\nname: y\nscenarios:\n  - name: a\n', 'campaigns/x.yml:2:1: Map keys must be unique; fix the YAML syntax there'],
+];
+
+for (const [what, text, expected] of rejected) {
+  t.test(`rejects ${what}`, async (t) => {
+    const error = rejection(text);
+    t.equal(error.exitCode, 2, 'bad input: exit 2');
+    t.notMatch(error.message, /\n/, 'one line');
+    t.ok(error.message.startsWith(FILE), `names the file: ${error.message}`);
+    t.ok(error.message.includes(expected), `says "${expected}"; got: ${error.message}`);
+  });
+}
+
+t.test('a missing file is bad input naming the path', async (t) => {
+  await t.rejects(loadCampaign('/nonexistent/campaign.yml'), { code: 'bad-input', message: /\/nonexistent\/campaign.yml: cannot read the campaign file \(ENOENT\)/ });
+});
+
+t.test('loads a campaign from a file', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'rig-campaign-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'c.yml');
+  await writeFile(file, 'name: c\nseed: 9\nscenarios:\n  - name: one\n    cycles: 2\n');
+  const campaign = await loadCampaign(file);
+  t.equal(campaign.file, file);
+  t.equal(campaign.seed, 9);
+  t.same(campaign.scenarios.map((s) => [s.settings.name, s.cycles, s.seeds.length]), [['one', 2, 2]]);
+});
