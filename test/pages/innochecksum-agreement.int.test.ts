@@ -80,7 +80,7 @@ t.test('rig and innochecksum agree page for page on real tablespaces', async (t)
   await patch(tIbd, tornPage * PS + unit * 4096, oldT.subarray(tornPage * PS + unit * 4096, tornPage * PS + (unit + 1) * 4096));
   const flipPage = tornPage === 4 ? 5 : 4;
   await patch(tIbd, flipPage * PS + 7000, Buffer.from([0xde, 0xad, 0xbe]));
-  const zeroPage = tornPage === 3 || flipPage === 3 ? 6 : 3;
+  const zeroPage = [3, 4, 5, 6].find((p) => p !== tornPage && p !== flipPage)!;
   await patch(tIbd, zeroPage * PS, Buffer.alloc(PS));
   const legacy = join(damaged, 'db', 'legacy.ibd');
   await patch(legacy, 3 * PS + 9000, Buffer.from([0x01]));
