@@ -6,7 +6,7 @@ import { prepareDataset, runBuiltinLoad, runSysbenchLoad, type LoadResult } from
 import { checkTables, verifyLedger } from '../../rig/checks/index.js';
 import { closeQuietly, connectToServer } from '../../rig/runtime/local.js';
 import type { StartedServer } from '../../rig/runtime/types.js';
-import { initializedSpec, startServer } from '../fixtures/local-server.js';
+import { initializedSpec, runtime, startServer } from '../fixtures/local-server.js';
 
 const shape = { tables: 4, rows: 10_000 };
 
@@ -25,7 +25,8 @@ async function runFor(ms: number, start: () => { stop(): Promise<LoadResult> }):
   return load.stop();
 }
 
-t.test('dataset, load, kill under load, recovery', async (t) => {
+t.test('dataset, load, kill under load, recovery', async (top) => {
+  const t = top;
   const spec = await initializedSpec(t);
   let server = await startServer(t, spec);
 
@@ -83,16 +84,25 @@ t.test('dataset, load, kill under load, recovery', async (t) => {
     t.equal(result.errors.length, 4);
     t.ok(result.errors.every((e) => e.connectionLost), 'every client lost the server');
     t.ok(result.ackedCount > 0);
-    const outcome = await (await import('../fixtures/local-server.js')).runtime.start(spec, 60_000);
+    const outcome = await runtime.start(spec, 60_000);
     t.ok(outcome.ready, 'recovers on the same datadir');
     if (!outcome.ready) return;
     server = outcome.server;
-    t.teardown(() => server.kill());
+    const restarted = server;
+    top.teardown(() => restarted.kill()); // lives on for the next subtest
     const ledger = await withConnection(server, (c) => verifyLedger(c, result));
     t.comment(`acked ${ledger.acked}, missing ${ledger.missing}: ${JSON.stringify(ledger.clients)}`);
     t.equal(ledger.missing, 0);
     t.same(ledger.unexplained, []);
     t.same((await withConnection(server, (c) => checkTables(c))).failed, []);
-    await server.stop();
+  });
+
+  await t.test('sysbench ends as connection-lost when the server is killed under it', async (t) => {
+    const load = runSysbenchLoad({ socketPath: server.socketPath, connections: 2, ...shape });
+    await sleep(1500);
+    await server.kill();
+    const result = await load.result();
+    t.equal(result.endedBy, 'connection-lost', JSON.stringify(result.errors));
+    t.equal(result.errors[0]?.connectionLost, true);
   });
 });

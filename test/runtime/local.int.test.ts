@@ -4,7 +4,7 @@ import { access, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { RigError } from '../../rig/errors.js';
-import { connectToServer, closeQuietly, SERVER_PID_FILE } from '../../rig/runtime/local.js';
+import { connectToServer, closeQuietly, SERVER_PID_FILE, sweepLocalServer } from '../../rig/runtime/local.js';
 import { initializedSpec, runtime, startServer, tempDir } from '../fixtures/local-server.js';
 
 const alive = (pid: number) => {
@@ -99,6 +99,15 @@ t.test('aborting the run kills the server', async (t) => {
   controller.abort();
   const exit = await server.waitForExit(15_000);
   t.equal(exit?.signal, 'SIGKILL');
+});
+
+t.test('the cleanup sweep kills a server by the pid its run recorded, and only that', async (t) => {
+  const spec = await initializedSpec(t);
+  const server = await startServer(t, spec);
+  t.equal(await sweepLocalServer(join(spec.runDir, '..')), null, 'another folder records nothing');
+  t.same(await sweepLocalServer(spec.runDir), { pid: server.pid, gone: true });
+  t.equal((await server.waitForExit(5000))?.signal, 'SIGKILL');
+  t.equal(await sweepLocalServer(spec.runDir), null, 'nothing left the second time');
 });
 
 t.test('describe names the server and its version', async (t) => {
