@@ -3,6 +3,7 @@
  * the position checks a reader of the file can make: the page number and space id in the header
  * must match where the page sits. All-zero pages are valid (allocated, never written).
  */
+import { crc32c } from './crc32c.js';
 import { crc32PageChecksum, fullCrc32Checksum, innodbNewChecksum, innodbOldChecksum } from './checksums.js';
 import type { SpaceFormat } from './fsp-flags.js';
 import {
@@ -52,7 +53,12 @@ function lsnFault(page: Uint8Array, trailerAt: number): PageFault[] {
   return [{ kind: 'lsn-mismatch', detail: `LSN low word ${hex(head)} in the header, ${hex(tail)} in the trailer` }];
 }
 
+/** page_compressed full_crc32 pages flag bit 15 of the page type; the rest is the size / 256. */
+const FCRC32_COMPRESSED = 0x8000;
+
 function fullCrc32Faults(page: Uint8Array): PageFault[] {
+  const type = (page[24]! << 8) | page[25]!;
+  if (type & FCRC32_COMPRESSED) return compressedFullCrc32Faults(page, (type & ~FCRC32_COMPRESSED) << 8);
   const ps = page.length;
   const stored = readU32(page, ps - 4);
   const computed = fullCrc32Checksum(page);
@@ -62,6 +68,17 @@ function fullCrc32Faults(page: Uint8Array): PageFault[] {
     faults.push({ kind: 'checksum-mismatch', detail: `full_crc32 stored ${hex(stored)}, computed ${hex(computed)}` });
   }
   return faults;
+}
+
+/** A page_compressed page: CRC-32C of its payload sits in the payload's last 4 bytes. */
+function compressedFullCrc32Faults(page: Uint8Array, size: number): PageFault[] {
+  if (size < 38 + 4 || size >= page.length) {
+    return [{ kind: 'checksum-mismatch', detail: `page_compressed size ${size} is impossible for a ${page.length}-byte page` }];
+  }
+  const stored = readU32(page, size - 4);
+  const computed = crc32c(page, 0, size - 4);
+  if (stored === computed) return [];
+  return [{ kind: 'checksum-mismatch', detail: `page_compressed full_crc32 stored ${hex(stored)}, computed ${hex(computed)}` }];
 }
 
 function legacyFaults(page: Uint8Array): PageFault[] | 'zero' {

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { crc32c } from '../../rig/pages/crc32c.js';
 import { decodeFspFlags, readSpaceHeader } from '../../rig/pages/fsp-flags.js';
 import { verifyPage, type PageContext } from '../../rig/pages/verify-page.js';
 import { loadPage, stampPage, writeU32 } from '../fixtures/pages/fixture-pages.js';
@@ -72,4 +73,20 @@ t.test('legacy empty page with only a flush LSN is valid; full_crc32 page with s
 
 t.test('a buffer of the wrong size is a caller bug', async (t) => {
   t.throws(() => verifyPage(Buffer.alloc(100), { format: { fullCrc32: true, pageSize: 16384, zipSize: 0 }, pageNo: 0, spaceId: 0 }));
+});
+
+// No page_compressed table exists in the fixtures: this page is synthetic, laid out as MariaDB's
+// buf_page_full_crc32_size reads it (bit 15 of the page type set, payload size / 256 below it).
+t.test('full_crc32 page_compressed pages are checked over their payload', async (t) => {
+  const ctx: PageContext = { format: { fullCrc32: true, pageSize: 16384, zipSize: 0 }, pageNo: 3, spaceId: 5 };
+  const page = loadPage('full_crc32-16384-p3');
+  const size = 4096;
+  page.fill(0, size);
+  page.writeUInt16BE(0x8000 | (size >> 8), 24);
+  writeU32(page, size - 4, crc32c(page, 0, size - 4));
+  t.same(verifyPage(page, ctx), { valid: true, zero: false });
+  page[100] = page[100]! ^ 1;
+  t.match(verifyPage(page, ctx), { valid: false, reason: 'checksum-mismatch' });
+  page.writeUInt16BE(0x8000 | 0x7fff, 24);
+  t.match(verifyPage(page, ctx), { valid: false, faults: [{ detail: /impossible/ }] });
 });
