@@ -46,6 +46,7 @@ test-fast: npm
 
 bench: build
 	node dist/bench/disk.js
+	node dist/bench/report.js
 
 clean:
 	rm -rf dist .tap coverage

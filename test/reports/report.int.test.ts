@@ -1,0 +1,121 @@
+/**
+ * Opens rendered reports in headless Chromium (Debian's, driven by playwright-core): the verdict
+ * line, the matrix, a cycle's unit map and log excerpt, markup shown as text with no script run,
+ * no request leaving the page. Full-page screenshots go to .tap/artifacts/.
+ * RIG_REPORT_DIR=<a campaign's output folder> points the general checks at a real run instead of
+ * the hand-built fixture.
+ */
+import t from 'tap';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { writeReport } from '../../reports/write-report.js';
+import { copyQuickCampaign } from '../fixtures/report/load-fixture.js';
+import { generateCampaign, writeCampaign } from '../fixtures/report/generate-campaign.js';
+
+const ARTIFACTS = resolve('.tap/artifacts');
+const REAL_DIR = process.env.RIG_REPORT_DIR;
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+async function openReport(browser: Browser, file: string, hash = ''): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(pathToFileURL(file).href + hash);
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 10_000 });
+  return { page, requests, errors };
+}
+
+t.test('the report in Chromium', async (t) => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const run = await copyQuickCampaign();
+  t.teardown(run.cleanup);
+  const dir = REAL_DIR ?? run.dir;
+  const file = await writeReport(dir, REAL_DIR ? join(run.dir, 'real.html') : undefined);
+  const browser = await launchChromium();
+  t.teardown(() => browser.close());
+  const url = pathToFileURL(file).href;
+
+  t.test('verdict line, matrix and scenarios, with no request leaving the page', async (t) => {
+    const { page, requests, errors } = await openReport(browser, file);
+    t.teardown(() => page.close());
+    const verdict = (await page.locator('#verdict').innerText()).trim();
+    t.match(verdict, /^(✓ PASS|✗ FAIL|⚙ RIG ERROR|… RUNNING)\s/, `verdict line: ${verdict}`);
+    if (!REAL_DIR) t.match(verdict, /✓ PASS\s+every expectation held: 3 scenarios, 9 cycles; the negative control tore pages in 3\/3 cycles/);
+    t.equal(await page.locator('table.matrix th.dw-group').count(), 2, 'doublewrite ON and OFF column groups');
+    const cells = await page.locator('table.matrix td.cell:not(.cell-empty) .cell-status').allInnerTexts();
+    t.ok(cells.length >= 3, `matrix cells with scenarios: ${cells.join(' | ')}`);
+    if (!REAL_DIR) t.same(cells.sort(), ['✓ held', '✓ held', '✓ held']);
+    t.same(requests.map((u) => u.split('#')[0]), [url], 'the only request is the report itself');
+    t.same(errors, [], 'no script error and no CSP violation');
+    await page.screenshot({ path: join(ARTIFACTS, 'report-overview.png'), fullPage: true });
+  });
+
+  t.test('a cycle opens from its link and shows its unit map and log excerpt', async (t) => {
+    const id = REAL_DIR ? await firstTornCycle(browser, file) : 'dw-off-4k-ext4-1';
+    const { page, requests } = await openReport(browser, file, `#cycle-${id}`);
+    t.teardown(() => page.close());
+    const cycle = page.locator(`[id="cycle-${id}"]`);
+    t.equal(await cycle.getAttribute('open'), '', 'the targeted cycle is open');
+    t.ok(await cycle.locator('.unit-map').first().isVisible(), 'a unit map is visible');
+    const boxes = await cycle.locator('table.torn .unit-map').first().locator('i').allInnerTexts();
+    t.ok(boxes.length >= 2 && boxes.every((b) => b === 'N' || b === 'o'), `unit boxes: ${boxes.join('')}`);
+    t.ok(await cycle.locator('table.log-lines tr[class^="k-"]').count() > 0, 'classified log lines are highlighted');
+    t.ok(await cycle.locator('table.log-lines b.tag').first().isVisible(), 'each highlighted line names its kind');
+    t.same(requests.map((u) => u.split('#')[0]), [url]);
+    await cycle.screenshot({ path: join(ARTIFACTS, 'report-cycle.png') });
+  });
+
+  t.test('markup from data is text: no script ran, no element was made', { skip: REAL_DIR ? 'fixture-only check' : false }, async (t) => {
+    const { page, requests } = await openReport(browser, file, '#cycle-dw-off-4k-ext4-1');
+    t.teardown(() => page.close());
+    const log = await page.locator('[id="cycle-dw-off-4k-ext4-1"] table.log-lines').innerText();
+    t.ok(log.includes('./sbtest/<script>window.__pwned=1</script>.ibd <img src=x onerror="window.__pwned=2">'), 'the hostile line reads as text');
+    t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no injected script ran');
+    t.equal(await page.locator('script').count(), 1, 'the report\'s own script only');
+    t.equal(await page.locator('img').count(), 0);
+    await page.goto(`${url}#cycle-dw-on-4k-ext4-2`);
+    t.ok((await page.locator('[id="cycle-dw-on-4k-ext4-2"] table.torn').innerText()).includes('./sbtest/<script>.ibd'), 'a table named <script> shows as text');
+    t.same([...new Set(requests.map((u) => u.split('#')[0]))], [url]);
+  });
+
+  t.test('the copy button copies the repro command', async (t) => {
+    const { page } = await openReport(browser, file, '#cycle-dw-off-4k-ext4-1');
+    t.teardown(() => page.close());
+    const button = page.locator('.cycle[open] button.copy').first();
+    await button.click();
+    t.match(await button.innerText(), /^(Copied|Select and copy)$/, 'the button reports what happened');
+  });
+
+  t.test('a failing campaign puts its alarms first', async (t) => {
+    const failing = join(run.dir, 'failing');
+    await writeCampaign(failing, await generateCampaign({ cycles: 21, preset: 'torn-pages', blindControl: true, silentCorruption: true, seed: 11 }));
+    const { page, requests } = await openReport(browser, await writeReport(failing));
+    t.teardown(() => page.close());
+    t.match(await page.locator('#verdict').innerText(), /✗ FAIL/);
+    const alarms = await page.locator('.alarm .alarm-title').allInnerTexts();
+    t.match(alarms.join('\n'), /Silent corruption in 1 cycle[\s\S]*The rig was blind/);
+    const alarmTop = (await page.locator('.alarm').first().boundingBox())!.y;
+    const matrixTop = (await page.locator('#matrix').boundingBox())!.y;
+    t.ok(alarmTop < matrixTop, 'alarms sit above the matrix');
+    t.equal(new Set(requests.map((u) => u.split('#')[0])).size, 1);
+    await page.screenshot({ path: join(ARTIFACTS, 'report-failing.png'), fullPage: true });
+  });
+});
+
+async function firstTornCycle(browser: Browser, file: string): Promise<string> {
+  const { page } = await openReport(browser, file);
+  const id = await page.locator('details.cycle').filter({ has: page.locator('table.torn') }).first().getAttribute('id');
+  await page.close();
+  return (id ?? '').replace(/^cycle-/, '');
+}
