@@ -1,0 +1,105 @@
+import t, { type Test } from 'tap';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadCampaign } from '../../rig/campaign/load-campaign.js';
+import { runMerge } from '../../rig/cli/commands/merge.js';
+import { mergeResults } from '../../rig/results/merge.js';
+import { readResults } from '../../rig/results/read-results.js';
+import type { CampaignResults } from '../../rig/results/types.js';
+import { writeResultsFolder } from '../../rig/results/write-results.js';
+import { fakeRun } from '../fixtures/campaign-results.js';
+import { parseXml } from '../fixtures/xml-check.js';
+
+async function tempDir(t: Test): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rig-merge-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** What must agree between a merged run and an unsharded one. */
+const verdictsAndSeeds = (r: CampaignResults) => ({
+  scenarios: r.scenarios,
+  cycles: r.cycles.map((c) => [c.id, c.seed, c.verdict, c.tornPagesBefore.length]),
+  outcome: r.outcome,
+});
+
+t.test('shards 1/3 + 2/3 + 3/3 merged equal the unsharded run', async (t) => {
+  const dir = await tempDir(t);
+  const campaign = await loadCampaign('campaigns/torn-pages.yml');
+  const unsharded = fakeRun(campaign, null);
+  const shardDirs = [];
+  for (const index of [3, 1, 2]) {
+    const shardDir = join(dir, `shard-${index}`);
+    await writeResultsFolder(shardDir, fakeRun(campaign, { index, count: 3 }, true));
+    shardDirs.push(shardDir);
+  }
+  const out = join(dir, 'merged');
+  const lines: string[] = [];
+  const code = await runMerge(out, shardDirs, { print: (l) => lines.push(l) });
+  const merged = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as CampaignResults;
+  t.same(verdictsAndSeeds(merged), verdictsAndSeeds(unsharded));
+  t.equal(merged.shard, null);
+  t.equal(merged.finishedAt, '2024-05-01T00:13:00.000Z', 'finished when the last shard did');
+  t.equal(merged.cycles[0]!.evidenceDir, join('..', 'shard-1', 'cycles', merged.cycles[0]!.id), 'evidence found from the merged folder');
+  t.equal(code, { pass: 0, fail: 1, 'rig-error': 3, running: 3 }[unsharded.outcome]);
+  t.match(lines.at(-1), /^wrote .*results\.json, .*junit\.xml$/);
+  const junit = parseXml(await readFile(join(out, 'junit.xml'), 'utf8'));
+  const controls = merged.scenarios.filter((s) => s.expectation === 'torn-reproduced').length;
+  t.equal(junit.attributes.tests, String(merged.cycles.length + controls), 'a case per cycle plus one per negative control');
+});
+
+t.test('the renderer hook runs on the merged folder', async (t) => {
+  const dir = await tempDir(t);
+  const campaign = await loadCampaign('campaigns/quick.yml');
+  const shardDirs = [1, 2].map((i) => join(dir, `s${i}`));
+  for (const [i, shardDir] of shardDirs.entries()) await writeResultsFolder(shardDir, fakeRun(campaign, { index: i + 1, count: 2 }));
+  const rendered: string[] = [];
+  const out = join(dir, 'out');
+  const lines: string[] = [];
+  await runMerge(out, shardDirs, { print: (l) => lines.push(l), renderReport: async (d) => (rendered.push(d), join(d, 'index.html')) });
+  t.same(rendered, [out]);
+  t.match(lines.at(-1), /index\.html$/);
+});
+
+t.test('refuses merges that would not equal one run', async (t) => {
+  const dir = await tempDir(t);
+  const quick = await loadCampaign('campaigns/quick.yml');
+  const other = await loadCampaign('campaigns/quick.yml', { seed: 99 });
+  const save = async (name: string, results: CampaignResults) => {
+    await writeResultsFolder(join(dir, name), results);
+    return readResults(join(dir, name));
+  };
+  const s1 = await save('s1', fakeRun(quick, { index: 1, count: 3 }));
+  const s2 = await save('s2', fakeRun(quick, { index: 2, count: 3 }));
+  const s3 = await save('s3', fakeRun(quick, { index: 3, count: 3 }));
+  const opts = { outDir: join(dir, 'out'), commandLine: 'rig merge' };
+  const cases: [string, Parameters<typeof mergeResults>[0], RegExp][] = [
+    ['a shard twice', [s1, s2, s3, s2], /s2\/results\.json and .*s2\/results\.json are both shard 2\/3; give each shard once/],
+    ['a missing shard', [s1, s3], /shard 2\/3 is missing; give its folder too/],
+    ['a different seed', [s1, await save('x2', fakeRun(other, { index: 2, count: 3 })), s3], /seed 99 differs from .*; merge only the shards of one campaign run/],
+    ['a different campaign', [s1, await save('y', { ...fakeRun(quick, { index: 2, count: 3 }), campaign: 'nightly' }), s3], /campaign 'nightly' differs/],
+    ['different splits', [s1, await save('h', fakeRun(quick, { index: 2, count: 2 }))], /cut 3 and 2 ways/],
+    ['an unsharded run with shards', [await save('u', fakeRun(quick, null)), s1], /is an unsharded run, which overlaps any other results/],
+    ['nothing', [], /nothing to merge/],
+  ];
+  for (const [what, inputs, message] of cases) {
+    t.throws(() => mergeResults(inputs, opts), { code: 'bad-input', message }, what);
+  }
+  const overlapping = { ...s2, results: { ...s2.results, cycles: [...s2.results.cycles, s1.results.cycles[0]!] } };
+  t.throws(() => mergeResults([s1, overlapping, s3], opts), { code: 'bad-input', message: /appears in more than one shard/ });
+  await t.rejects(readResults(join(dir, 'nowhere')), { code: 'bad-input', message: /cannot read campaign results \(ENOENT\)/ });
+  await writeResultsFolder(join(dir, 'bad'), { ...fakeRun(quick, null), version: 2 } as unknown as CampaignResults);
+  await t.rejects(readResults(join(dir, 'bad')), { code: 'bad-input', message: /not a campaign's results \(version: / });
+});
+
+t.test('a shard that never finished makes the merged run a rig error, not a pass', async (t) => {
+  const quick = await loadCampaign('campaigns/quick.yml');
+  const shard = (index: number) => ({ dir: '/r', path: `/r/${index}/results.json`, results: fakeRun(quick, { index, count: 2 }) });
+  const first = shard(1);
+  const cut = { ...first, results: { ...first.results, finishedAt: null, cycles: first.results.cycles.slice(0, 1) } };
+  const merged = mergeResults([cut, shard(2)], { outDir: '/out', commandLine: 'rig merge' });
+  t.equal(merged.finishedAt, null);
+  t.ok(['rig-error', 'fail'].includes(merged.outcome));
+  t.ok(merged.scenarios.some((s) => s.cyclesRun < s.cyclesPlanned));
+});

@@ -1,0 +1,118 @@
+import t from 'tap';
+import { contradicts, expectationHolds } from '../../rig/results/expectation.js';
+import { campaignOutcome, contradictedCycles, cyclesPerHour, outcomeExitCode, summarizeScenario } from '../../rig/results/summarize.js';
+import type { Expectation, ScenarioSettings, Verdict } from '../../rig/results/types.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { cycleRecord } from '../fixtures/cycle-record.js';
+
+// [expectation, verdict, torn pages, holds]: every verdict under every expectation.
+const rules: [Expectation, Verdict, number, boolean][] = [
+  ['recovers', 'no-torn', 0, true],
+  ['recovers', 'restored', 5, true],
+  ['recovers', 'detected', 5, false],
+  ['recovers', 'silent-corruption', 5, false],
+  ['recovers', 'silent-corruption', 0, false],
+  ['recovers', 'lost-commit', 0, false],
+  ['recovers', 'lost-commit', 3, false],
+  ['recovers', 'rig-error', 0, false],
+  ['never-torn', 'no-torn', 0, true],
+  ['never-torn', 'restored', 2, false],
+  ['never-torn', 'detected', 1, false],
+  ['never-torn', 'silent-corruption', 0, false],
+  ['never-torn', 'lost-commit', 0, false],
+  ['never-torn', 'rig-error', 0, false],
+  ['torn-reproduced', 'detected', 9, true],
+  ['torn-reproduced', 'restored', 4, true],
+  ['torn-reproduced', 'silent-corruption', 3, true],
+  ['torn-reproduced', 'lost-commit', 2, true],
+  ['torn-reproduced', 'no-torn', 0, true],
+  ['torn-reproduced', 'silent-corruption', 0, false],
+  ['torn-reproduced', 'lost-commit', 0, false],
+  ['torn-reproduced', 'rig-error', 0, false],
+];
+
+t.test('expectationHolds follows the oracle for every verdict', async (t) => {
+  for (const [expectation, verdict, torn, holds] of rules) {
+    t.equal(expectationHolds(expectation, verdict, torn), holds, `${expectation} / ${verdict} / ${torn} torn`);
+    t.equal(contradicts(expectation, verdict, torn), !holds && verdict !== 'rig-error', 'rig-error is never a contradiction');
+  }
+});
+
+function settings(name: string, expect: Expectation): ScenarioSettings {
+  return { name, runtime: 'local', server: DEFAULT_SERVER, disk: DEFAULT_DISK, load: DEFAULT_LOAD, expect };
+}
+
+function records(s: ScenarioSettings, outcomes: [Verdict, number][]) {
+  return outcomes.map(([verdict, torn], i) => cycleRecord({ id: `${s.name}-${i + 1}`, scenario: s.name, cycle: i + 1, seed: 100 + i }, s, verdict, torn));
+}
+
+t.test('a scenario whose cycles all met the expectation held', async (t) => {
+  const s = settings('dw-on', 'recovers');
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['restored', 7], ['no-torn', 0], ['restored', 36]]));
+  t.same(summary.verdictCounts, { restored: 2, 'no-torn': 1 });
+  t.equal(summary.tornCycles, 2);
+  t.equal(summary.cyclesRun, 3);
+  t.ok(summary.held);
+  t.notOk(summary.blind);
+  t.same(summary.failures, []);
+  t.equal(campaignOutcome([summary], true), 'pass');
+  t.equal(campaignOutcome([summary], false), 'running');
+});
+
+t.test('a contradicted cycle fails the scenario with one line naming it', async (t) => {
+  const s = settings('dw-on', 'recovers');
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['restored', 7], ['lost-commit', 2], ['no-torn', 0]]));
+  t.notOk(summary.held);
+  t.equal(summary.failures.length, 1);
+  t.match(summary.failures[0], /^dw-on-2 \(seed 101\): lost-commit contradicts recovers: /);
+  t.equal(contradictedCycles(summary), 1);
+  t.equal(campaignOutcome([summary], true), 'fail');
+  t.equal(outcomeExitCode('fail'), 1);
+});
+
+t.test('a negative control that never tore is blind, said plainly', async (t) => {
+  const s = settings('control', 'torn-reproduced');
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['no-torn', 0], ['no-torn', 0], ['no-torn', 0]]));
+  t.ok(summary.blind);
+  t.notOk(summary.held);
+  t.match(summary.failures.at(-1), /^blind: no torn page in 3 cycles/);
+  t.equal(contradictedCycles(summary), 0);
+  t.equal(campaignOutcome([summary], true), 'fail');
+  const partial = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['no-torn', 0]]));
+  t.notOk(partial.blind, 'not blind before its cycles have run');
+  const reproduced = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['no-torn', 0], ['detected', 40], ['silent-corruption', 3]]));
+  t.ok(reproduced.held, 'one torn cycle is enough, whatever the server did');
+  t.equal(reproduced.tornCycles, 2);
+});
+
+t.test('rig errors are neither a pass nor a finding', async (t) => {
+  const s = settings('dw-on', 'recovers');
+  const withError = records(s, [['restored', 7], ['rig-error', 0]]);
+  withError[1]!.error = 'server did not become ready within 60 s\n(log follows)';
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 2 }, withError);
+  t.notOk(summary.held);
+  t.same(summary.failures, ['dw-on-2 (seed 101): rig-error: server did not become ready within 60 s (log follows)']);
+  t.equal(contradictedCycles(summary), 0);
+  t.equal(campaignOutcome([summary], true), 'rig-error');
+  t.equal(outcomeExitCode('rig-error'), 3);
+  const control = settings('control', 'torn-reproduced');
+  const allErrors = summarizeScenario({ settings: control, cyclesPlanned: 2 }, records(control, [['rig-error', 0], ['rig-error', 0]]));
+  t.notOk(allErrors.blind, 'a control that never ran is not called blind');
+  const finding = summarizeScenario({ settings: s, cyclesPlanned: 1 }, records(s, [['detected', 3]]));
+  t.equal(campaignOutcome([summary, finding], true), 'fail', 'a finding outranks a rig error');
+});
+
+t.test('a finished run missing cycles is a rig error', async (t) => {
+  const s = settings('dw-on', 'recovers');
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['restored', 7]]));
+  t.ok(summary.held);
+  t.equal(campaignOutcome([summary], true), 'rig-error');
+  t.equal(outcomeExitCode('pass'), 0);
+});
+
+t.test('cycles per hour from wall-clock time', async (t) => {
+  t.equal(cyclesPerHour(10, '2024-01-01T00:00:00Z', '2024-01-01T00:30:00Z'), 20);
+  t.equal(cyclesPerHour(1, '2024-01-01T00:00:00Z', null, new Date('2024-01-01T00:00:15Z')), 240);
+  t.equal(cyclesPerHour(0, '2024-01-01T00:00:00Z', '2024-01-01T00:30:00Z'), null);
+  t.equal(cyclesPerHour(3, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z'), null);
+});
