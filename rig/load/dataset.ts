@@ -11,6 +11,7 @@ import { cValue, padValue } from './sbtest-values.js';
 export const DEFAULT_SCHEMA = 'sbtest';
 export const LEDGER_TABLE = 'rig_ledger';
 const ROWS_PER_INSERT = 1000;
+const LOADERS = 2; // connections filling tables side by side
 
 export interface DatasetOptions {
   tables: number;
@@ -34,6 +35,18 @@ async function createTable(connection: Connection, table: string, rows: number, 
   await connection.query(`CREATE INDEX k_1 ON ${table} (k)`);
 }
 
+/** Fills tables first, first + LOADERS, ... over its own connection; each table has its own seed. */
+async function loadTables(endpoint: ServerEndpoint, schema: string, first: number, options: DatasetOptions) {
+  const connection = await connectToServer({ ...endpoint, database: schema });
+  try {
+    for (let i = first; i <= options.tables; i += LOADERS) {
+      await createTable(connection, `sbtest${i}`, options.rows, createRng((options.seed ?? 1) * 7919 + i));
+    }
+  } finally {
+    await closeQuietly(connection);
+  }
+}
+
 /** Drops and recreates the schema, its tables and the ledger table. */
 export async function prepareDataset(endpoint: ServerEndpoint, options: DatasetOptions): Promise<void> {
   const schema = options.schema ?? DEFAULT_SCHEMA;
@@ -43,13 +56,12 @@ export async function prepareDataset(endpoint: ServerEndpoint, options: DatasetO
   try {
     await connection.query(`DROP DATABASE IF EXISTS ${schema}`);
     await connection.query(`CREATE DATABASE ${schema}`);
-    await connection.query(`USE ${schema}`);
     await connection.query(
-      `CREATE TABLE ${LEDGER_TABLE} (client INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`,
+      `CREATE TABLE ${schema}.${LEDGER_TABLE} (client INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`,
     );
-    const rng = createRng(options.seed ?? 1);
-    for (let i = 1; i <= options.tables; i++) await createTable(connection, `sbtest${i}`, options.rows, rng);
   } finally {
     await closeQuietly(connection);
   }
+  const loaders = Array.from({ length: Math.min(LOADERS, options.tables) }, (_, i) => i + 1);
+  await Promise.all(loaders.map((first) => loadTables(endpoint, schema, first, options)));
 }

@@ -37,6 +37,7 @@ export class LocalServer implements StartedServer {
     this.pid = proc.pid;
     const onAbort = () => this.signalKill();
     proc.signal?.addEventListener('abort', onAbort, { once: true });
+    if (proc.signal?.aborted) onAbort();
     this.exit = proc.child.then(
       (result) => ({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
       () => ({ exitCode: null, signal: null }),

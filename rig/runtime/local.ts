@@ -126,7 +126,7 @@ async function spawnServer(
       const result = await child;
       throw rigFailure(`${path} could not be started: ${result.shortMessage}`);
     }
-    return await LocalServer.record({
+    const proc = {
       child,
       pid: child.pid,
       socketPath: layout.socketPath,
@@ -134,6 +134,11 @@ async function spawnServer(
       logPath: layout.errorLogPath,
       logOffset,
       signal: spec.signal,
+    };
+    return await LocalServer.record(proc).catch(async (error: unknown) => {
+      child.kill('SIGKILL'); // no record, no process: never leave one the sweep cannot find
+      await child;
+      throw rigFailure(`could not record the server's pid in ${spec.runDir}`, error);
     });
   } finally {
     closeSync(logFd);
