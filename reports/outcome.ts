@@ -36,7 +36,7 @@ function plural(n: number, word: string): string {
 
 function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
   if (s.blind) return `${s.name} is blind (no torn page in ${plural(s.cyclesRun, 'cycle')})`;
-  const bad = cycles.filter((c) => c.scenario === s.name && !c.expectationHeld);
+  const bad = cycles.filter((c) => c.scenario === s.name && !c.expectationHeld && c.verdict !== 'rig-error');
   if (bad.length === 0) return s.failures[0] ? `${s.name}: ${s.failures[0]}` : `${s.name} contradicted "${s.expectation}"`;
   const counts = new Map<string, number>();
   for (const c of bad) counts.set(c.verdict, (counts.get(c.verdict) ?? 0) + 1);
@@ -47,7 +47,7 @@ function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
 export function campaignHeadline(results: CampaignResults): Headline {
   const status = results.outcome;
   const cycles = results.cycles.length;
-  const failed = results.scenarios.filter((s) => !s.held);
+  const failed = results.scenarios.filter((s) => s.blind || contradictions(s) > 0);
   let why: string;
   if (status === 'running') {
     const planned = results.scenarios.reduce((sum, s) => sum + s.cyclesPlanned, 0);
@@ -151,10 +151,15 @@ export const STATUS_TEXT: Record<ScenarioStatus, { icon: string; label: string }
 /** Worst first, so a grid cell holding several scenarios shows the worst of them. */
 export const STATUS_RANK: ScenarioStatus[] = ['blind', 'fail', 'rig-error', 'not-run', 'pass'];
 
+/** Cycles that contradicted the expectation: rig errors and blindness are not contradictions. */
+export function contradictions(s: ScenarioSummary): number {
+  return Math.max(0, s.failures.length - (s.verdictCounts['rig-error'] ?? 0) - (s.blind ? 1 : 0));
+}
+
 export function scenarioStatus(s: ScenarioSummary): ScenarioStatus {
   if (s.blind) return 'blind';
-  if (!s.held) return 'fail';
+  if (contradictions(s) > 0) return 'fail';
   if (s.cyclesRun === 0) return 'not-run';
-  if ((s.verdictCounts['rig-error'] ?? 0) > 0) return 'rig-error';
+  if ((s.verdictCounts['rig-error'] ?? 0) > 0 || s.cyclesRun < s.cyclesPlanned || !s.held) return 'rig-error';
   return 'pass';
 }

@@ -88,13 +88,14 @@ body.only-failing details.cycle-held{display:none}
 details.cycle{background:var(--card);border:1px solid var(--line);border-radius:8px;margin:6px 0}
 details.cycle-failed{border-left:6px solid var(--verm)}
 details.cycle-held{border-left:6px solid var(--blue)}
+details.cycle-rig{border-left:6px dashed var(--purple)}
 details.cycle:target{outline:3px solid var(--orange)}
 details.cycle>summary{cursor:pointer;padding:8px 12px;display:flex;gap:10px;align-items:center;list-style:none}
 details.cycle>summary::-webkit-details-marker{display:none}
 details.cycle>summary::before{content:"▸";color:var(--muted);width:1em}
 details.cycle[open]>summary::before{content:"▾"}
 .held-icon{font-weight:800;width:1.2em;text-align:center}
-.held-yes{color:#004f7c}.held-no{color:#9a3800}
+.held-yes{color:#004f7c}.held-no{color:#9a3800}.held-rig{color:#7a3560}
 .held{font-weight:700;font-size:.9rem;margin-left:6px}
 .cycle-id{font-family:ui-monospace,monospace;font-weight:700;white-space:nowrap}
 .torn-count{font-size:.8rem;color:var(--muted);white-space:nowrap;min-width:4.5em}

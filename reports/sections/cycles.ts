@@ -17,7 +17,7 @@ export function cyclesSection(results: CampaignResults, evidence: ReadonlyMap<st
   const names = [...new Set([...results.scenarios.map((s) => s.name), ...results.cycles.map((c) => c.scenario)])];
   return html`<section id="cycles"><h2>Cycles</h2>
 <div class="toolbar"><button type="button" data-action="expand">Expand all</button><button type="button" data-action="collapse">Collapse all</button>
-<button type="button" data-action="only-failing" aria-pressed="false">Only contradicting (${failing})</button>
+<button type="button" data-action="only-failing" aria-pressed="false">Only problems (${failing})</button>
 <span class="sub">Link to a cycle with #cycle-&lt;id&gt;; it opens on arrival.</span></div>
 ${names.map((name) => {
     const cycles = results.cycles.filter((c) => c.scenario === name);

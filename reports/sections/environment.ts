@@ -42,7 +42,8 @@ export function environmentSection(results: CampaignResults): Html {
 export function statsStrip(results: CampaignResults): Html {
   const cycles = results.cycles.length;
   const torn = results.cycles.filter((c) => c.tornPagesBefore.length > 0).length;
-  const failing = results.cycles.filter((c) => !c.expectationHeld).length;
+  const failing = results.cycles.filter((c) => !c.expectationHeld && c.verdict !== 'rig-error').length;
+  const rigErrors = results.cycles.filter((c) => c.verdict === 'rig-error').length;
   const duration = durationMs(results);
   const stats: [string, string][] = [
     ['cycles', String(cycles)],
@@ -50,6 +51,7 @@ export function statsStrip(results: CampaignResults): Html {
     ['cycles with torn pages', String(torn)],
     ['contradicting cycles', String(failing)],
     ['scenarios', String(results.scenarios.length)],
+    ...(rigErrors > 0 ? [['rig errors', String(rigErrors)] as [string, string]] : []),
     ['wall time', duration === null ? '—' : formatMs(duration)],
   ];
   return html`<ul class="stats">${stats.map(([label, value]) => html`<li><b>${value}</b><span>${label}</span></li>`)}</ul>`;

@@ -91,7 +91,14 @@ t.test('a running and a rig-error campaign say so in the verdict line', async (t
   const broken = structuredClone(results);
   broken.outcome = 'rig-error';
   Object.assign(broken.cycles[0]!, { verdict: 'rig-error', error: 'mariadbd did not become ready in 60 s' });
-  t.match(renderReport({ results: broken }), /⚙ RIG ERROR<\/span> <span class="verdict-why">the rig itself failed in 1 of 9 cycles; no database finding is claimed \(first: mariadbd did not become ready in 60 s\)/);
+  const scenario = broken.scenarios.find((s) => s.name === broken.cycles[0]!.scenario)!;
+  Object.assign(scenario, { held: false, verdictCounts: { ...scenario.verdictCounts, 'rig-error': 1 }, failures: ['dw-on-4k-ext4 #1: rig-error: mariadbd did not become ready in 60 s'] });
+  const page = renderReport({ results: broken });
+  t.match(page, /⚙ RIG ERROR<\/span> <span class="verdict-why">the rig itself failed in 1 of 9 cycles; no database finding is claimed \(first: mariadbd did not become ready in 60 s\)/);
+  t.match(page, /<tr id="scenario-dw-on-4k-ext4" class="st-rig-error">/, 'a rig error is not a failed expectation');
+  t.match(page, /<details class="cycle cycle-rig" id="cycle-dw-on-4k-ext4-1"/);
+  t.match(page, /⚙ no verdict: the rig failed/);
+  t.notMatch(page, /class="st-fail"|class="cell cell-fail"/);
 });
 
 t.test('writeReport writes DIR/index.html or --out, and refuses a bad folder as bad input', async (t) => {

@@ -15,18 +15,31 @@ function part(title: string, body: Html, wide = false): Html {
   return html`<section class="part${wide ? ' wide' : ''}"><h4>${title}</h4>${body}</section>`;
 }
 
+const MARKS = {
+  held: { icon: '✓', css: 'held-yes', title: 'as expected' },
+  contradicted: { icon: '✗', css: 'held-no', title: 'contradicts expectation' },
+  rig: { icon: '⚙', css: 'held-rig', title: 'rig error: no verdict' },
+};
+
+function markOf(cycle: CycleRecord): keyof typeof MARKS {
+  if (cycle.verdict === 'rig-error') return 'rig';
+  return cycle.expectationHeld ? 'held' : 'contradicted';
+}
+
 export function cycleSummaryLine(cycle: CycleRecord): Html {
   const torn = cycle.tornPagesBefore.length;
-  return html`<summary><span class="held-icon ${cycle.expectationHeld ? 'held-yes' : 'held-no'}" title="${cycle.expectationHeld ? 'as expected' : 'contradicts expectation'}">${cycle.expectationHeld ? '✓' : '✗'}</span>
+  const mark = MARKS[markOf(cycle)];
+  return html`<summary><span class="held-icon ${mark.css}" title="${mark.title}">${mark.icon}</span>
 <span class="cycle-id">${cycle.id}</span> ${verdictChip(cycle.verdict)} <span class="torn-count">${torn} torn</span> <span class="reason">${cycle.reason}</span></summary>`;
 }
 
 export function cycleDetails(cycle: CycleRecord, log: LogSource | null): Html {
   const id = anchorId('cycle', cycle.id);
-  return html`<details class="cycle ${cycle.expectationHeld ? 'cycle-held' : 'cycle-failed'}" id="${id}" data-verdict="${cycle.verdict}">
+  const css = { held: 'cycle-held', contradicted: 'cycle-failed', rig: 'cycle-rig' }[markOf(cycle)];
+  return html`<details class="cycle ${css}" id="${id}" data-verdict="${cycle.verdict}">
 ${cycleSummaryLine(cycle)}
 <div class="cycle-body">
-<div class="cycle-verdict"><p>${verdictChip(cycle.verdict)} ${heldMark(cycle.expectationHeld)} <a class="permalink" href="#${id}" title="link to this cycle">#</a></p>
+<div class="cycle-verdict"><p>${verdictChip(cycle.verdict)} ${heldMark(cycle.expectationHeld, cycle.verdict)} <a class="permalink" href="#${id}" title="link to this cycle">#</a></p>
 <p class="reason-full">${cycle.reason}</p>
 ${cycle.error ? html`<p class="bad mono">${cycle.error}</p>` : null}
 <p class="sub">Scenario <a href="#${anchorId('scenario', cycle.scenario)}">${cycle.scenario}</a>, cycle ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
