@@ -5,7 +5,6 @@
  * bytes, and the sha256 says so.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { execa } from 'execa';
 import { rigFailure } from '../rig/errors.js';
@@ -48,7 +47,17 @@ export async function applyPlan(imagePath: string, journal: JournalEntry[], plan
 
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) hash.update(chunk as Buffer);
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(8 * 1024 * 1024);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
+  }
   return hash.digest('hex');
 }
 

@@ -4,18 +4,19 @@
  * stack taken down again if any step fails); the handle arms triggers, cuts, and tears down.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { rigFailure } from '../rig/errors.js';
+import { checkAborted } from '../rig/interrupts.js';
 import type { FsKind, TriggerSpec } from '../rig/results/types.js';
 import { HELPER_PATH } from '../rig/paths.js';
 import { sendCommand } from './control-client.js';
-import { readRecord, saveRecord, type DiskRecord } from './disk-record.js';
+import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS } from './filesystems.js';
 import type { HelperStatus } from './helper-status.js';
 import { preflightDisk } from './preflight.js';
-import { processAlive, waitFor } from './system.js';
+import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
 import { armCommand } from './trigger.js';
 
@@ -29,6 +30,17 @@ export interface DiskOptions {
   trigger?: TriggerSpec | null; // armed once the stack is up; null = none yet
   /** Start from this image (already formatted) instead of a fresh sparse one; copied sparsely. */
   fromImage?: string;
+  /** Serve this image (already formatted) in place: it becomes DIR/image.img by rename. */
+  adoptImage?: string;
+  /** The process the disk lives and dies with (default: this one); `rig cleanup` removes the disk
+   * once that process is gone. */
+  ownerPid?: number;
+  /** Aborting stops the bring-up between steps; what was built is taken down again. */
+  signal?: AbortSignal;
+}
+
+function ownerOf(pid: number | null): DiskOwner | null {
+  return pid === null ? null : { pid, startTime: processStartTime(pid) };
 }
 
 export class PowerFailDisk {
@@ -61,6 +73,18 @@ export class PowerFailDisk {
     }
   }
 
+  /** Hands the disk to another process, or to nobody (null: it stays up until `rig disk down`
+   * or an explicit `rig cleanup --dir`). */
+  setOwner(pid: number | null): void {
+    this.record = { ...(readRecord(this.record.dir) ?? this.record), owner: ownerOf(pid) };
+    saveRecord(this.record);
+  }
+
+  /** After a cut: held and later requests fail with EIO, so processes blocked in them can go. */
+  async release(): Promise<void> {
+    await sendCommand(this.record.controlSocket, 'release');
+  }
+
   /** Tears the stack down: held I/O fails with EIO first if the disk was cut. */
   down(): Promise<TeardownReport> {
     return tearDownDisk(readRecord(this.record.dir) ?? this.record);
@@ -84,6 +108,7 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
     loopDevice: null,
     mountPoint: null,
     createdAt: new Date().toISOString(),
+    owner: ownerOf(opts.ownerPid ?? process.pid),
   };
 }
 
@@ -154,16 +179,22 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
   rmSync(record.journalFile, { force: true });
   saveRecord(record);
   try {
-    if (opts.fromImage) {
+    if (opts.adoptImage) {
+      renameSync(opts.adoptImage, record.image);
+    } else if (opts.fromImage) {
       await execa('cp', ['--sparse=always', opts.fromImage, record.image]);
     } else {
       if (existsSync(record.image)) rmSync(record.image);
       closeSync(openSync(record.image, 'w'));
       truncateSync(record.image, opts.sizeBytes);
     }
+    checkAborted(opts.signal);
     record = await startHelper(record, opts.journalMaxBytes ?? 256 * 1024 * 1024);
+    checkAborted(opts.signal);
     record = await attachLoop(record);
-    record = await makeAndMount(record, !opts.fromImage);
+    checkAborted(opts.signal);
+    record = await makeAndMount(record, !opts.fromImage && !opts.adoptImage);
+    checkAborted(opts.signal);
     const disk = new PowerFailDisk(record);
     if (opts.trigger) await disk.arm(opts.trigger);
     return disk;

@@ -5,10 +5,13 @@ import { register as report } from './report.js';
 import { register as images } from './images.js';
 import { register as scan } from './scan.js';
 import { register as merge } from './merge.js';
+import { register as cleanup } from './cleanup.js';
+import { register as cycle } from './cycle.js';
+import { register as repro } from './repro.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);

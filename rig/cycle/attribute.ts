@@ -1,0 +1,73 @@
+/**
+ * Joins the torn pages (ground truth) with the scans: why each was invalid before recovery,
+ * whether it is valid after, and what restored it. `doublewrite`: the crash image's doublewrite
+ * area held a valid copy of that page at the LSN of the version that tore (or later); `redo`: no
+ * such copy, yet the page came back valid (rebuilt from the log); `unexplained`: valid again but
+ * neither fits (e.g. the page holds an LSN older than the write that tore it).
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import type { Attribution, TornPage } from '../results/types.js';
+import type { TornPageTruth } from './torn-pages.js';
+
+const key = (file: string, page: number): string => `${file}#${page}`;
+
+function spaceOf(scan: DatadirScan, file: string): number | null {
+  return scan.files.find((f) => f.file === file)?.space ?? null;
+}
+
+function invalidReasons(scan: DatadirScan | null): Map<string, string> {
+  return new Map((scan?.invalid ?? []).map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
+}
+
+function attribute(
+  truth: TornPageTruth,
+  space: number | null,
+  copies: DoublewriteCopy[],
+  lsnAfter: bigint | null,
+): Attribution {
+  const fitting = copies.some(
+    (c) => c.valid && c.space === space && c.page === truth.page && BigInt(c.lsn) >= truth.newLsn,
+  );
+  if (fitting) return 'doublewrite';
+  if (lsnAfter !== null && lsnAfter >= truth.newLsn) return 'redo';
+  return 'unexplained';
+}
+
+function lsnAfterRecovery(datadir: string, file: string, page: number, pageSize: number): bigint | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(`${datadir}/${file}`, 'r');
+    const buf = Buffer.alloc(24);
+    return readSync(fd, buf, 0, 24, page * pageSize) === 24 ? buf.readBigUInt64BE(16) : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+export function describeTornPages(
+  truths: TornPageTruth[],
+  before: DatadirScan,
+  copies: DoublewriteCopy[],
+  after: DatadirScan | null,
+  datadir: string,
+): TornPage[] {
+  const invalidBefore = invalidReasons(before);
+  const invalidAfter = invalidReasons(after);
+  return truths.map((t) => {
+    const space = spaceOf(before, t.file);
+    const pageSize = before.files.find((f) => f.file === t.file)?.format.pageSize ?? 16384;
+    const validAfter = after ? !invalidAfter.has(key(t.file, t.page)) : null;
+    return {
+      file: t.file,
+      space,
+      page: t.page,
+      unitsNew: t.unitsNew,
+      invalidBefore: invalidBefore.get(key(t.file, t.page)) ?? null,
+      validAfter,
+      attribution: validAfter ? attribute(t, space, copies, lsnAfterRecovery(datadir, t.file, t.page, pageSize)) : null,
+    };
+  });
+}

@@ -1,0 +1,32 @@
+/** The short human summary `rig cycle` prints. */
+import type { CycleRecord, Phase } from '../results/types.js';
+
+const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
+
+export function formatCycleSummary(r: CycleRecord): string {
+  const s = r.settings;
+  const lines = [
+    `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
+    `  ${r.reason}`,
+    `  settings: doublewrite ${s.server.doublewrite ? 'on' : 'off'}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}`,
+  ];
+  if (r.cut) {
+    lines.push(
+      `  cut: ${r.cut.reason} after ${(r.cut.atMs / 1000).toFixed(1)} s, ${r.cut.pending} writes pending (${r.cut.pendingPageWrites} page-size); ` +
+        `${r.cut.stats.pageWritesStraddling} page writes straddled an atomic-unit boundary`,
+    );
+  }
+  const fates = { landed: 0, dropped: 0, torn: 0 };
+  for (const w of r.pendingWrites) fates[w.fate]++;
+  lines.push(`  fates: ${fates.landed} landed, ${fates.dropped} dropped, ${fates.torn} torn; ${r.tornPagesBefore.length} torn pages`);
+  for (const p of r.tornPagesBefore.slice(0, 8)) {
+    const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');
+    lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${p.attribution ? ` -> ${p.attribution}` : ''}`);
+  }
+  if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);
+  lines.push(`  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`);
+  lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
+  if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
+  if (r.error) lines.push(`  error: ${r.error}`);
+  return lines.join('\n');
+}

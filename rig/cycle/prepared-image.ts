@@ -1,0 +1,93 @@
+/**
+ * The pristine prepared image a scenario's cycles start from: a formatted disk with an
+ * initialised datadir and the loaded dataset, shut down cleanly. Built once per distinct
+ * (filesystem, size, server settings, dataset, server) and copied sparsely for each cycle.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rigFailure } from '../errors.js';
+import { checkAborted } from '../interrupts.js';
+import { prepareDataset } from '../load/dataset.js';
+import type { ScenarioSettings } from '../results/types.js';
+import type { ServerRuntime } from '../runtime/types.js';
+import { startDisk } from '../../faults/power-fail-disk.js';
+import { datadirOn, makeRunDir } from './server-dirs.js';
+
+const START_TIMEOUT_MS = 120_000;
+
+export function preparedImageKey(settings: ScenarioSettings, serverVersion: string): string {
+  const basis = {
+    fs: settings.disk.fs,
+    sizeBytes: settings.disk.sizeBytes,
+    server: settings.server,
+    dataset: { tables: settings.load.tables, rows: settings.load.rows },
+    runtime: settings.runtime,
+    image: settings.image ?? null,
+    serverVersion,
+    format: 1,
+  };
+  return createHash('sha256').update(JSON.stringify(basis)).digest('hex').slice(0, 16);
+}
+
+async function buildPreparedImage(
+  settings: ScenarioSettings,
+  runtime: ServerRuntime,
+  buildDir: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const disk = await startDisk({
+    dir: buildDir,
+    sizeBytes: settings.disk.sizeBytes,
+    fs: settings.disk.fs,
+    atomicUnit: settings.disk.atomicUnit,
+    pageSize: settings.server.pageSize,
+    trigger: null,
+  });
+  const runDir = makeRunDir();
+  try {
+    const spec = { datadir: datadirOn(disk.target), runDir: runDir.path, settings: settings.server, signal };
+    mkdirSync(spec.datadir, { recursive: true });
+    await runtime.initialize(spec);
+    checkAborted(signal);
+    const started = await runtime.start(spec, START_TIMEOUT_MS);
+    if (!started.ready) {
+      const last = started.errorLog.trim().split('\n').slice(-3).join(' | ');
+      throw rigFailure(`the server did not start on a fresh datadir while preparing the dataset: ${last}`);
+    }
+    try {
+      await prepareDataset({ socketPath: started.server.socketPath }, settings.load);
+    } finally {
+      await started.server.stop();
+    }
+  } finally {
+    runDir.remove();
+    const report = await disk.down(); // no cut: every write reaches the image
+    if (report.problems.length) throw rigFailure(`preparing the image left: ${report.problems.join('; ')}`);
+  }
+  return join(buildDir, 'image.img');
+}
+
+/** Path of the prepared image for these settings, building it first when the cache lacks it. */
+export async function ensurePreparedImage(
+  settings: ScenarioSettings,
+  runtime: ServerRuntime,
+  serverVersion: string,
+  cacheRoot: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const key = preparedImageKey(settings, serverVersion);
+  const image = join(cacheRoot, key, 'prepared.img');
+  if (existsSync(image)) return image;
+  const buildDir = join(cacheRoot, `${key}.building-${process.pid}`);
+  rmSync(buildDir, { recursive: true, force: true });
+  try {
+    const built = await buildPreparedImage(settings, runtime, buildDir, signal);
+    mkdirSync(join(cacheRoot, key), { recursive: true });
+    writeFileSync(join(cacheRoot, key, 'settings.json'), JSON.stringify({ settings, serverVersion }, null, 2));
+    renameSync(built, image);
+    return image;
+  } finally {
+    rmSync(buildDir, { recursive: true, force: true });
+  }
+}

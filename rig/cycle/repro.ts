@@ -1,0 +1,60 @@
+/**
+ * Rebuilds a cycle's crash image from its evidence (the image at the cut, the journal, the plan),
+ * checks the sha256 against the record, and serves it on a power-fail disk for hands-on work.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { badInput, rigFailure } from '../errors.js';
+import type { CycleRecord } from '../results/types.js';
+import { rebuildCrashImage } from '../../faults/crash-image.js';
+import { readRecord } from '../../faults/disk-record.js';
+import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
+import { tearDownDisk } from '../../faults/teardown.js';
+
+export function reproDir(cycleDir: string): string {
+  return join(cycleDir, 'repro');
+}
+
+export function readCycleRecord(cycleDir: string): CycleRecord {
+  const path = join(cycleDir, 'cycle.json');
+  if (!existsSync(path)) throw badInput(`${cycleDir} holds no cycle.json; name a 'rig cycle --out' folder or a campaign's DIR/cycles/ID`);
+  return JSON.parse(readFileSync(path, 'utf8')) as CycleRecord;
+}
+
+export async function rebuildAndServe(cycleDir: string): Promise<{ record: CycleRecord; disk: PowerFailDisk; sha256: string }> {
+  const record = readCycleRecord(cycleDir);
+  const cut = join(cycleDir, 'cut');
+  for (const f of ['image.img', 'journal.bin', 'plan.json']) {
+    if (!existsSync(join(cut, f))) throw badInput(`${cycleDir} kept no evidence (cut/${f} is missing): this cycle's crash image cannot be rebuilt`);
+  }
+  const dir = reproDir(cycleDir);
+  if (readRecord(dir)) await tearDownDisk(readRecord(dir)!);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const image = join(dir, 'crash.img');
+  const sha256 = await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
+  if (record.crashImageSha256 && sha256 !== record.crashImageSha256) {
+    rmSync(dir, { recursive: true, force: true });
+    throw rigFailure(`rebuilt crash image has sha256 ${sha256}, the record says ${record.crashImageSha256}`);
+  }
+  const s = record.settings;
+  const disk = await startDisk({
+    dir,
+    sizeBytes: s.disk.sizeBytes,
+    fs: s.disk.fs,
+    atomicUnit: s.disk.atomicUnit,
+    pageSize: s.server.pageSize,
+    journalMaxBytes: s.disk.journalMaxBytes,
+    adoptImage: image,
+    trigger: null,
+  });
+  return { record, disk, sha256 };
+}
+
+export async function reproDown(cycleDir: string): Promise<boolean> {
+  const record = readRecord(reproDir(cycleDir));
+  if (!record) return false;
+  const report = await tearDownDisk(record);
+  if (report.problems.length) throw rigFailure(`repro teardown: ${report.problems.join('; ')}; run 'rig cleanup'`);
+  return true;
+}
