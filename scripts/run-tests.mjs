@@ -13,6 +13,8 @@ const coverageMin = minAt >= 0 ? Number(args[minAt + 1]) : null;
 const rest = args.filter((a, i) => a !== '--fast' && i !== minAt && i !== minAt + 1);
 
 const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary', '--coverage-report=text-summary'];
+// Naming any --exclude replaces tap's defaults, so they are named again here.
+tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
 tapArgs.push(...rest);
 
