@@ -71,7 +71,7 @@ async function readEvidenceLogs(folder: string, cycles: CycleRecord[]): Promise<
       const info = path ? await stat(path).catch(() => null) : null;
       if (!path || !info?.isFile() || info.size > MAX_LOG_BYTES) continue;
       const rel = relative(folder, path);
-      logs.set(cycle.id, { text: await readFile(path, 'utf8'), firstLine: 1, origin: `${rel} (kept evidence)`, href: rel.split(sep).map(encodeURIComponent).join('/') });
+      logs.set(cycle.id, { text: await readFile(path, 'utf8'), origin: `${rel} (kept evidence)`, href: rel.split(sep).map(encodeURIComponent).join('/') });
       break;
     }
   }

@@ -140,6 +140,8 @@ table.log-lines b.tag{font-weight:700}
 .tag.k-corruption,.tag.k-abort{border-color:var(--verm)}
 .tag.k-doublewrite-restore{border-color:var(--blue)}
 .tag.k-lsn-in-future,.tag.k-error{border-color:var(--orange)}
+.gt-torn{background:var(--verm-bg);border-color:var(--verm);font-weight:600}
+.gt-intact{background:#fff;border-style:dashed;border-color:#5b6675;color:#3d4652}
 .tag.k-recovery-start,.tag.k-recovery-done,.tag.k-ready{border-color:var(--green)}
 svg.chart{width:100%;max-width:760px;height:auto;display:block}
 svg.chart .grid{stroke:#e3e6ea;stroke-width:1}

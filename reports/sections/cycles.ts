@@ -1,16 +1,8 @@
 /** Every cycle, grouped by scenario, each an expandable block; contradicting cycles marked. */
-import type { CampaignResults, CycleRecord } from '../../rig/results/types.js';
+import type { CampaignResults } from '../../rig/results/types.js';
 import { html, type Html } from '../html.js';
 import { cycleDetails } from './cycle/cycle-details.js';
 import type { LogSource } from './cycle/log-excerpt.js';
-
-/** The saved log when evidence kept one, else the excerpt in results.json. */
-export function logSourceFor(cycle: CycleRecord, evidence: ReadonlyMap<string, LogSource>): LogSource | null {
-  const kept = evidence.get(cycle.id);
-  if (kept) return kept;
-  if (!cycle.errorLog.excerpt) return null;
-  return { text: cycle.errorLog.excerpt, firstLine: cycle.errorLog.excerptFirstLine ?? 1, origin: 'excerpt saved in results.json' };
-}
 
 export function cyclesSection(results: CampaignResults, evidence: ReadonlyMap<string, LogSource>): Html {
   const failing = results.cycles.filter((c) => !c.expectationHeld).length;
@@ -21,7 +13,7 @@ export function cyclesSection(results: CampaignResults, evidence: ReadonlyMap<st
 <span class="sub">Link to a cycle with #cycle-&lt;id&gt;; it opens on arrival.</span></div>
 ${names.map((name) => {
     const cycles = results.cycles.filter((c) => c.scenario === name);
-    return cycles.length === 0 ? null : html`<h3>${name} <span class="sub">(${cycles.length} cycle${cycles.length === 1 ? '' : 's'})</span></h3>${cycles.map((c) => cycleDetails(c, logSourceFor(c, evidence)))}`;
+    return cycles.length === 0 ? null : html`<h3>${name} <span class="sub">(${cycles.length} cycle${cycles.length === 1 ? '' : 's'})</span></h3>${cycles.map((c) => cycleDetails(c, evidence.get(c.id) ?? null))}`;
   })}
 </section>`;
 }

@@ -153,11 +153,7 @@ export interface CycleRecord {
   ledger: { checked: boolean; acked: number; missing: number; note?: string };
   checkTable: { tables: number; failed: string[] };
   serverStarted: boolean;
-  errorLog: {
-    excerpt: string;
-    events: LogEvent[];
-    excerptFirstLine?: number; // log line number of the excerpt's first line (default 1)
-  };
+  errorLog: { excerpt: string; events: LogEvent[] };
   throughput: { tMs: number; commits: number }[]; // commits acknowledged per bucket
   crashImageSha256: string | null;
   timings: Partial<Record<Phase, number>>; // milliseconds

@@ -8,6 +8,10 @@ import { RigError } from '../../rig/errors.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { copyQuickCampaign, quickResults } from '../fixtures/report/load-fixture.js';
 import { generateCampaign } from '../fixtures/report/generate-campaign.js';
+import { gapSize, parseExcerpt } from '../../reports/sections/cycle/log-excerpt.js';
+import { escapeHtml, html } from '../../reports/html.js';
+import { commitsPerSecond, downsample, niceStep } from '../../reports/charts/throughput-chart.js';
+import { unitMap } from '../../reports/charts/unit-map.js';
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
@@ -119,6 +123,64 @@ t.test('writeReport writes DIR/index.html or --out, and refuses a bad folder as 
 
 t.test('a generated 100-cycle campaign stays under 2 MB', async (t) => {
   const { results, logs } = await generateCampaign({ cycles: 100, preset: 'torn-pages' });
-  const page = renderReport({ results, logs: new Map([...logs].map(([id, text]) => [id, { text, firstLine: 1, origin: 'kept' }])) });
+  const page = renderReport({ results, logs: new Map([...logs].map(([id, text]) => [id, { text, origin: 'kept' }])) });
   t.ok(Buffer.byteLength(page) < 2 * 1024 * 1024, `${Buffer.byteLength(page)} bytes`);
+});
+
+t.test('log lines that name a page say whether the disk tore it', async (t) => {
+  const run = await copyQuickCampaign();
+  t.teardown(run.cleanup);
+  const { results, logs } = await loadRun(run.dir);
+  const page = renderReport({ results, logs });
+  const cycle = page.slice(page.indexOf('id="cycle-dw-off-4k-ext4-1"'), page.indexOf('id="cycle-dw-off-4k-ext4-2"'));
+  t.match(cycle, /corrupted page 198 in file \.\/ibdata1 <span class="tag gt-torn">disk tore this page<\/span>/);
+  t.match(cycle, /corrupted page 202 in file \.\/ibdata1 <span class="tag gt-intact">not torn at the cut<\/span>/);
+  t.match(cycle, /<tr class="gap"><td><\/td><td>⋯ 8 lines not shown<\/td><\/tr>/, 'a leading gap counts the lines before the first shown');
+});
+
+t.test('the excerpt format of rig/logs is read with its own line numbers', async (t) => {
+  const rows = parseExcerpt('...\n 15: a\n 16: b\n...\n 40: c\n...\n(3 more classified lines not shown)');
+  t.same(rows, [{ gap: true }, { n: 15, text: 'a' }, { n: 16, text: 'b' }, { gap: true }, { n: 40, text: 'c' }, { gap: true }, { note: '(3 more classified lines not shown)' }]);
+  t.equal(gapSize(rows, 0, null), 14);
+  t.equal(gapSize(rows, 3, null), 23);
+  t.equal(gapSize(rows, 5, 50), 10);
+  t.equal(gapSize(rows, 5, null), null);
+  t.same(parseExcerpt('plain\nlines'), [{ n: 1, text: 'plain' }, { n: 2, text: 'lines' }]);
+});
+
+t.test('the matrix adds page size to its rows only where page sizes vary', async (t) => {
+  const results = await quickResults();
+  t.notMatch(renderReport({ results }), /filesystem · page size/);
+  const varied = structuredClone(results);
+  varied.scenarios[0]!.settings.server.pageSize = 4096;
+  const page = renderReport({ results: varied });
+  t.match(page, /filesystem · page size/);
+  t.match(page, /<th class="row-head">ext4 \(default\) · 4k pages<\/th>/);
+  t.match(page, /<th class="row-head">ext4 \(default\) · 16k pages<\/th>/);
+});
+
+t.test('units: escaping, chart steps, downsampling, unit maps', async (t) => {
+  t.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  t.equal(html`<p>${'<b>'}${html`<i>ok</i>`}${[1, null, false, 'x']}</p>`.value, '<p>&lt;b&gt;<i>ok</i>1x</p>');
+  t.same([niceStep(7), niceStep(40), niceStep(900)], [2, 10, 500]);
+  const long = Array.from({ length: 400 }, (_, i) => ({ tMs: (i + 1) * 100, commits: 10 }));
+  const merged = downsample(long);
+  t.ok(merged.length <= 90);
+  t.equal(merged.reduce((n, p) => n + p.commits, 0), 4000, 'no commit lost by merging buckets');
+  t.same(commitsPerSecond([{ tMs: 500, commits: 100 }, { tMs: 1000, commits: 50 }]), [{ t: 0.5, rate: 200 }, { t: 1, rate: 100 }]);
+  t.match(unitMap([true, false, true, true]).value, /title="3 of 4 atomic units new, 1 old"><i class="n">N<\/i><i class="o">o<\/i><i class="n">N<\/i><i class="n">N<\/i>/);
+  t.match(unitMap(Array.from({ length: 32 }, (_, i) => i < 5)).value, /class="unit-map dense"/);
+});
+
+t.test('the log excerpt keeps every kind in view and says how many pages the disk really tore', async (t) => {
+  const run = await copyQuickCampaign();
+  t.teardown(run.cleanup);
+  const { results, logs } = await loadRun(run.dir);
+  const page = renderReport({ results, logs });
+  const cycle = page.slice(page.indexOf('id="cycle-dw-off-4k-ext4-1"'), page.indexOf('id="cycle-dw-off-4k-ext4-2"'));
+  for (const kind of ['recovery-start', 'corruption', 'lsn-in-future', 'abort', 'error']) {
+    t.match(cycle, new RegExp(`<tr class="k-${kind}">`), `a ${kind} line is shown`);
+  }
+  t.match(cycle, /The log names 75 pages as damaged or ahead of the log; the disk tore <b>1<\/b> of them at the cut/);
+  t.match(cycle, /\(69 more classified lines not shown\)/);
 });

@@ -47,7 +47,7 @@ ${straddleCause(cycle)}
 <h4>Reproduce this crash image</h4>${reproBlock(cycle)}</div>
 <div class="parts">
 ${part('Torn pages', tornPagesBlock(cycle), true)}
-${part('Error log', logExcerpt(log, cycle.errorLog.events), true)}
+${part('Error log', logExcerpt(log, cycle.errorLog.excerpt, cycle.errorLog.events, cycle.tornPagesBefore), true)}
 ${part('After recovery', html`${afterRecoveryBlock(cycle)}<h5>Ledger</h5>${ledgerBlock(cycle)}`)}
 ${part('Load throughput', throughputChart(cycle.throughput, cycle.cut?.atMs ?? null))}
 ${part('Pending writes at the cut', pendingWritesBlock(cycle.cut, cycle.pendingWrites))}
