@@ -8,10 +8,11 @@ import { register as merge } from './merge.js';
 import { register as cleanup } from './cleanup.js';
 import { register as cycle } from './cycle.js';
 import { register as repro } from './repro.js';
+import { register as campaign } from './campaign.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);

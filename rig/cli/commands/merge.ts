@@ -10,6 +10,7 @@ import { readResults } from '../../results/read-results.js';
 import { contradictedCycles, outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
 import { type ReportRenderer, writeResultsFolder } from '../../results/write-results.js';
+import { writeReport } from '../../../reports/write-report.js';
 import { runAction } from '../run-action.js';
 
 export interface MergeContext {
@@ -27,7 +28,8 @@ export async function runMerge(out: string, dirs: string[], context: MergeContex
   return outcomeExitCode(merged.outcome);
 }
 
-function summaryLines(results: CampaignResults): string[] {
+/** One line per scenario (expectation, state, verdict counts) and one for the campaign. */
+export function summaryLines(results: CampaignResults): string[] {
   const lines = results.scenarios.map((s) => {
     const counts = Object.entries(s.verdictCounts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
     const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.held ? 'held' : 'rig error';
@@ -44,8 +46,7 @@ export function register(program: Command): void {
     .argument('<dirs...>', 'the folders the shards wrote (each holds results.json)')
     .action(
       runAction(async (out: string, dirs: string[]) =>
-        // The HTML report plugs in here as renderReport once reports/ provides its renderer.
-        runMerge(out, dirs, { print: (line) => process.stdout.write(`${line}\n`) }),
+        runMerge(out, dirs, { renderReport: (dir) => writeReport(dir), print: (line) => process.stdout.write(`${line}\n`) }),
       ),
     );
 }

@@ -1,0 +1,42 @@
+/**
+ * A campaign's results.json content at any moment: the run's fixed facts, the records so far in
+ * the campaign's order, and summaries and outcome recomputed from those records. While the run
+ * goes on the outcome is `running`; a run that stopped early is never mistaken for a finished one.
+ */
+import { campaignOutcome, cyclesPerHour, summarizeScenarios, type ScenarioPlan } from '../results/summarize.js';
+import type { CampaignResults, CycleRecord, Environment } from '../results/types.js';
+import type { Shard } from './types.js';
+
+export interface RunFacts {
+  campaign: string;
+  file: string;
+  commandLine: string;
+  startedAt: string;
+  shard: Shard | null;
+  seed: number;
+  environment: Environment;
+}
+
+export interface RunRate {
+  cycles: number; // cycles this invocation ran (a resumed run's earlier cycles took other time)
+  since: string; // when this invocation started
+}
+
+export function assembleResults(
+  facts: RunFacts,
+  plans: ScenarioPlan[],
+  records: CycleRecord[],
+  finishedAt: string | null,
+  rate: RunRate,
+): CampaignResults {
+  const scenarios = summarizeScenarios(plans, records);
+  return {
+    version: 1,
+    ...facts,
+    finishedAt,
+    scenarios,
+    cycles: records,
+    outcome: campaignOutcome(scenarios, finishedAt !== null),
+    cyclesPerHour: cyclesPerHour(rate.cycles, rate.since, finishedAt),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * What each cycle's folder keeps, under the campaign's disk cap. A cycle that contradicted its
+ * expectation (failing) or whose crash image held a torn page keeps what `rig repro` rebuilds the
+ * crash image from: the image at the cut, the journal, the plan, plus the server's error log.
+ * Every other cycle sheds the image and keeps only its small files. Over the cap, the oldest
+ * passing evidence goes first; failing evidence is never dropped: when it alone exceeds the cap
+ * it stays, and a warning says so.
+ */
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { contradicts } from '../results/expectation.js';
+import { showSize } from './size.js';
+import type { CycleRecord } from '../results/types.js';
+import { allocatedBytes } from './allocated-bytes.js';
+
+/** The files repro needs beyond cycle.json; the image is what makes evidence big. */
+const REPRO_FILES = ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
+
+interface Kept {
+  record: CycleRecord;
+  dir: string;
+  bytes: number;
+  failing: boolean;
+}
+
+export function isFailing(record: CycleRecord): boolean {
+  return contradicts(record.expectation, record.verdict, record.tornPagesBefore.length);
+}
+
+export function wantsEvidence(record: CycleRecord): boolean {
+  return isFailing(record) || record.tornPagesBefore.length > 0;
+}
+
+export class EvidenceKeeper {
+  private readonly kept: Kept[] = [];
+  private warned = false;
+
+  constructor(
+    private readonly resultsDir: string,
+    private readonly maxBytes: number,
+    private readonly warn: (line: string) => void,
+  ) {}
+
+  /** Evidence an earlier, resumed run of this campaign kept: it counts against the cap. */
+  adopt(record: CycleRecord): void {
+    if (record.evidenceDir === null) return;
+    const dir = join(this.resultsDir, record.evidenceDir);
+    this.kept.push({ record, dir, bytes: allocatedBytes(dir), failing: isFailing(record) });
+  }
+
+  /** Decides what a finished cycle's folder keeps, then holds the total under the cap. */
+  settle(record: CycleRecord, cycleDir: string): void {
+    const complete = REPRO_FILES.every((f) => existsSync(join(cycleDir, f)));
+    if (wantsEvidence(record) && complete) {
+      record.evidenceDir = relative(this.resultsDir, cycleDir);
+      this.kept.push({ record, dir: cycleDir, bytes: allocatedBytes(cycleDir), failing: isFailing(record) });
+    } else {
+      rmSync(join(cycleDir, 'cut', 'image.img'), { force: true });
+      record.evidenceDir = null;
+    }
+    writeRecord(record, cycleDir);
+    this.holdUnderCap();
+  }
+
+  totalBytes(): number {
+    return this.kept.reduce((sum, k) => sum + k.bytes, 0);
+  }
+
+  private holdUnderCap(): void {
+    while (this.totalBytes() > this.maxBytes) {
+      const oldestPassing = this.kept.findIndex((k) => !k.failing);
+      if (oldestPassing < 0) {
+        if (this.warned) return;
+        this.warned = true;
+        this.warn(
+          `evidence: failing cycles alone keep ${showSize(this.totalBytes())}, over the cap of ${showSize(this.maxBytes)}; ` +
+            'all of it is kept (failing evidence is never dropped): raise evidence.maxBytes or free space',
+        );
+        return;
+      }
+      const [dropped] = this.kept.splice(oldestPassing, 1);
+      drop(dropped!);
+    }
+  }
+}
+
+/** Passing evidence given up for space: the image and journal go, the record says so. */
+function drop(kept: Kept): void {
+  rmSync(join(kept.dir, 'cut', 'image.img'), { force: true });
+  rmSync(join(kept.dir, 'cut', 'journal.bin'), { force: true });
+  kept.record.evidenceDir = null;
+  writeRecord(kept.record, kept.dir);
+}
+
+function writeRecord(record: CycleRecord, cycleDir: string): void {
+  writeFileSync(join(cycleDir, 'cycle.json'), JSON.stringify(record, null, 1) + '\n');
+}

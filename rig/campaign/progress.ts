@@ -1,0 +1,66 @@
+/**
+ * What a campaign shows while it runs. On a terminal: one progress bar with the scenario, cycle,
+ * phase, verdict counts so far and an ETA, and a line per finished cycle above it. Elsewhere (CI
+ * logs, pipes): only the line per finished cycle, e.g.
+ * `[3/9] quick-dw-on-4k-2: restored (12 torn pages) 17.2 s`. Warnings go to stderr.
+ */
+import cliProgress from 'cli-progress';
+import type { CycleRecord, Phase, Verdict } from '../results/types.js';
+import { isFailing } from './evidence.js';
+import type { PlannedCycle } from './types.js';
+
+export interface CampaignProgress {
+  cycleStarted(n: number, cycle: PlannedCycle): void; // n: 1-based among the cycles planned
+  phase(phase: Phase): void;
+  cycleFinished(n: number, record: CycleRecord, seconds: number): void;
+  warn(line: string): void;
+  stop(): void;
+}
+
+export function cycleLine(n: number, total: number, record: CycleRecord, seconds: number): string {
+  const torn = record.tornPagesBefore.length;
+  const detail = record.verdict === 'rig-error' ? record.error ?? record.reason : `${torn} torn page${torn === 1 ? '' : 's'}`;
+  const held = isFailing(record) ? `; contradicts ${record.expectation}` : '';
+  return `[${n}/${total}] ${record.id}: ${record.verdict} (${detail}${held}) ${seconds.toFixed(1)} s`;
+}
+
+/** `total` cycles planned, `done` of them finished before (a resumed run). */
+export function createProgress(total: number, done: number, tty: boolean): CampaignProgress {
+  return tty ? barProgress(total, done) : plainProgress(total);
+}
+
+function plainProgress(total: number): CampaignProgress {
+  return {
+    cycleStarted: () => undefined,
+    phase: () => undefined,
+    cycleFinished: (n, record, seconds) => process.stdout.write(`${cycleLine(n, total, record, seconds)}\n`),
+    warn: (line) => process.stderr.write(`${line}\n`),
+    stop: () => undefined,
+  };
+}
+
+function barProgress(total: number, done: number): CampaignProgress {
+  const multi = new cliProgress.MultiBar(
+    {
+      format: '{bar} {value}/{total} | {scenario} cycle {cycle} | {phase} | {counts} | ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 5,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const counts = new Map<Verdict, number>();
+  const countText = () => [...counts].map(([v, c]) => `${v} ${c}`).join(', ') || 'no verdicts yet';
+  const bar = multi.create(total, done, { scenario: '', cycle: '', phase: 'starting', counts: countText() });
+  return {
+    cycleStarted: (_n, cycle) => bar.update({ scenario: cycle.scenario, cycle: cycle.cycle, phase: 'starting' }),
+    phase: (phase) => bar.update({ phase }),
+    cycleFinished: (n, record, seconds) => {
+      counts.set(record.verdict, (counts.get(record.verdict) ?? 0) + 1);
+      multi.log(`${cycleLine(n, total, record, seconds)}\n`);
+      bar.update(n, { phase: 'done', counts: countText() });
+    },
+    warn: (line) => multi.log(`${line}\n`),
+    stop: () => multi.stop(),
+  };
+}

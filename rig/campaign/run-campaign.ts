@@ -1,0 +1,112 @@
+/**
+ * Runs a campaign's cycles (one shard of them, or what a resumed run has left) one after the
+ * other, each in DIR/cycles/<id>/. After every cycle the evidence is settled under the cap and
+ * DIR/results.json is rewritten atomically, so an interrupted run always leaves valid results;
+ * at the end come junit.xml and the HTML report. A cycle interrupted by a signal is not recorded:
+ * its own teardown has run, and the abort is rethrown.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCycle } from '../cycle/run-cycle.js';
+import { checkAborted } from '../interrupts.js';
+import { countByScenario } from './shard.js';
+import type { ScenarioPlan } from '../results/summarize.js';
+import type { CampaignResults, CycleRecord } from '../results/types.js';
+import { writeFileAtomic } from '../results/write-atomic.js';
+import { type ReportRenderer, writeResultsFolder } from '../results/write-results.js';
+import type { ServerRuntime } from '../runtime/types.js';
+import { assembleResults, type RunFacts } from './assemble-results.js';
+import { EvidenceKeeper } from './evidence.js';
+import type { CampaignProgress } from './progress.js';
+import type { Campaign, PlannedCycle } from './types.js';
+
+export interface ScenarioRuntime {
+  runtime: ServerRuntime;
+  serverVersion: string; // "mariadbd 10.11.14-MariaDB": part of the prepared image's cache key
+}
+
+export interface CampaignRunInput {
+  campaign: Campaign;
+  cycles: PlannedCycle[]; // this run's share, in order
+  finished: CycleRecord[]; // recorded by an earlier, interrupted run (--resume)
+  dir: string; // absolute
+  dirLabel: string; // DIR as the user wrote it, for the repro commands
+  facts: RunFacts;
+  evidenceMaxBytes: number;
+  runtimeFor: (scenario: string) => ScenarioRuntime;
+  cacheRoot: string;
+  progress: CampaignProgress;
+  renderReport?: ReportRenderer;
+  signal: AbortSignal;
+}
+
+export interface CampaignRun {
+  results: CampaignResults;
+  report: string | null;
+}
+
+export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun> {
+  const { dir, cycles, progress, signal } = input;
+  const since = new Date().toISOString();
+  const plans = scenarioPlans(input.campaign, cycles);
+  const records = new Map(input.finished.map((r) => [r.id, r]));
+  const keeper = new EvidenceKeeper(dir, input.evidenceMaxBytes, (line) => progress.warn(line));
+  for (const record of input.finished) keeper.adopt(record);
+  let ran = 0;
+  const inOrder = () => cycles.flatMap((c) => records.get(c.id) ?? []);
+  const save = () => writeFileAtomic(join(dir, 'results.json'), json(assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since })));
+  mkdirSync(join(dir, 'cycles'), { recursive: true });
+  await save();
+  for (const [i, planned] of cycles.entries()) {
+    if (records.has(planned.id)) continue;
+    checkAborted(signal);
+    const record = await runOne(input, planned, i + 1);
+    checkAborted(signal); // interrupted mid-cycle: its teardown ran; it is not recorded
+    keeper.settle(record, cycleDir(dir, planned.id));
+    records.set(planned.id, record);
+    ran += 1;
+    await save();
+  }
+  const results = assembleResults(input.facts, plans, inOrder(), new Date().toISOString(), { cycles: ran, since });
+  const written = await writeResultsFolder(dir, results, input.renderReport);
+  return { results, report: written.report };
+}
+
+async function runOne(input: CampaignRunInput, planned: PlannedCycle, n: number): Promise<CycleRecord> {
+  const scenario = input.campaign.scenarios.find((s) => s.settings.name === planned.scenario)!;
+  const dir = cycleDir(input.dir, planned.id);
+  rmSync(dir, { recursive: true, force: true }); // what an interrupted run of this cycle left
+  const { runtime, serverVersion } = input.runtimeFor(planned.scenario);
+  input.progress.cycleStarted(n, planned);
+  const started = Date.now();
+  const record = await runCycle({
+    id: planned.id,
+    settings: scenario.settings,
+    cycle: planned.cycle,
+    seed: planned.seed,
+    expectation: scenario.settings.expect,
+    dir,
+    cacheRoot: input.cacheRoot,
+    runtime,
+    serverVersion,
+    repro: `rig repro ${join(input.dirLabel, 'cycles', planned.id)}`,
+    signal: input.signal,
+    onPhase: (phase) => input.progress.phase(phase),
+  });
+  if (!input.signal.aborted) input.progress.cycleFinished(n, record, (Date.now() - started) / 1000);
+  return record;
+}
+
+function cycleDir(dir: string, id: string): string {
+  return join(dir, 'cycles', id);
+}
+
+/** Every scenario of the campaign, with the share of its cycles this run plans. */
+function scenarioPlans(campaign: Campaign, cycles: PlannedCycle[]): ScenarioPlan[] {
+  const counts = countByScenario(cycles);
+  return campaign.scenarios.map((s) => ({ settings: s.settings, cyclesPlanned: counts.get(s.settings.name) ?? 0 }));
+}
+
+function json(results: CampaignResults): string {
+  return `${JSON.stringify(results, null, 2)}\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * `rig campaign FILE`: runs every cycle of a campaign file (or one shard of them), with progress,
+ * DIR/results.json rewritten after every cycle, then junit.xml and the HTML report. Exit 0 when
+ * every expectation held, 1 when one did not (or a negative control was blind), 2 on bad input
+ * (before anything is created), 3 when the rig itself failed. `--resume` continues an
+ * interrupted run in the same DIR without redoing its finished cycles.
+ */
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { loadCampaign } from '../../campaign/load-campaign.js';
+import { describeEnvironment } from '../../campaign/environment.js';
+import { checkFreshOutFolder, clearEarlierRun } from '../../campaign/out-folder.js';
+import { parseCyclesOption, parseSeedOption } from '../../campaign/parse-overrides.js';
+import { planCycles } from '../../campaign/plan-cycles.js';
+import { createProgress } from '../../campaign/progress.js';
+import { readResumeState, type ResumeState } from '../../campaign/resume-state.js';
+import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.js';
+import { parseShard, selectShard } from '../../campaign/shard.js';
+import { parseSize } from '../../campaign/size.js';
+import type { Campaign } from '../../campaign/types.js';
+import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
+import { CACHE_ROOT } from '../../cycle/cache-root.js';
+import { badInput } from '../../errors.js';
+import { runInterruptible } from '../../interrupts.js';
+import { outcomeExitCode } from '../../results/summarize.js';
+import type { CampaignResults } from '../../results/types.js';
+import { createRuntime } from '../../runtime/create-runtime.js';
+import { writeReport } from '../../../reports/write-report.js';
+import { runAction } from '../run-action.js';
+import { summaryLines } from './merge.js';
+
+interface CampaignOptions {
+  out: string;
+  shard?: string;
+  resume?: boolean;
+  cycles?: string;
+  seed?: string;
+  evidenceMax?: string;
+}
+
+function parseEvidenceMax(text: string): number {
+  const bytes = parseSize(text);
+  if (bytes === null || bytes < 1) throw badInput(`--evidence-max: '${text}' is not a size; write it like 500M or 2G`);
+  return bytes;
+}
+
+/** One runtime per distinct runtime/image the scenarios name, created (and checked) up front. */
+async function scenarioRuntimes(campaign: Campaign): Promise<Map<string, ScenarioRuntime>> {
+  const byKey = new Map<string, ScenarioRuntime>();
+  const byScenario = new Map<string, ScenarioRuntime>();
+  for (const { settings } of campaign.scenarios) {
+    const key = `${settings.runtime}\0${settings.image ?? ''}`;
+    if (!byKey.has(key)) {
+      const runtime = await createRuntime(settings);
+      const { server, version } = await runtime.describe();
+      byKey.set(key, { runtime, serverVersion: `${server} ${version}` });
+    }
+    byScenario.set(settings.name, byKey.get(key)!);
+  }
+  return byScenario;
+}
+
+async function campaign(file: string, o: CampaignOptions): Promise<number> {
+  const shard = o.shard === undefined ? null : parseShard(o.shard);
+  const cycles = o.cycles === undefined ? undefined : parseCyclesOption(o.cycles);
+  const seed = o.seed === undefined ? undefined : parseSeedOption(o.seed);
+  const evidenceMax = o.evidenceMax === undefined ? undefined : parseEvidenceMax(o.evidenceMax);
+  const loaded = await loadCampaign(file, { cycles, seed });
+  const dir = resolve(o.out);
+  const planned = selectShard(planCycles(loaded), shard);
+  let resume: ResumeState | null = null;
+  if (o.resume) resume = await readResumeState(dir, loaded, shard, planned);
+  else checkFreshOutFolder(dir);
+  const runtimes = await scenarioRuntimes(loaded);
+  const first = runtimes.get(loaded.scenarios[0]!.settings.name)!;
+  const environment = await describeEnvironment(first.runtime);
+  return runInterruptible(async (signal) => {
+    await sweepLeftovers();
+    if (o.resume && !resume) process.stderr.write(`rig: nothing to resume in ${o.out} (no results.json); starting the campaign\n`);
+    if (!resume) clearEarlierRun(dir);
+    const finished = resume?.finished ?? [];
+    const progress = createProgress(planned.length, finished.length, process.stderr.isTTY === true);
+    let run;
+    try {
+      run = await runCampaign({
+        campaign: loaded,
+        cycles: planned,
+        finished,
+        dir,
+        dirLabel: o.out,
+        facts: {
+          campaign: loaded.name,
+          file,
+          commandLine: ['rig', ...process.argv.slice(2)].join(' '),
+          startedAt: resume?.startedAt ?? new Date().toISOString(),
+          shard,
+          seed: loaded.seed,
+          environment,
+        },
+        evidenceMaxBytes: evidenceMax ?? loaded.evidence.maxBytes,
+        runtimeFor: (name) => runtimes.get(name)!,
+        cacheRoot: CACHE_ROOT,
+        progress,
+        renderReport: (d) => writeReport(d),
+        signal,
+      });
+    } finally {
+      progress.stop();
+    }
+    printEnd(run.results, run.report);
+    return outcomeExitCode(run.results.outcome);
+  });
+}
+
+function printEnd(results: CampaignResults, report: string | null): void {
+  const scenarioLines = summaryLines(results).slice(0, -1); // its last line speaks of a merge
+  for (const line of scenarioLines) process.stdout.write(`${line}\n`);
+  process.stdout.write(`${results.campaign}: ${results.outcome} (${results.cycles.length} cycles)\n`);
+  if (results.cyclesPerHour !== null) process.stdout.write(`rate: ${results.cyclesPerHour} cycles per hour\n`);
+  if (report) process.stdout.write(`report: ${report}\n`);
+  for (const s of results.scenarios.filter((x) => x.blind)) {
+    process.stderr.write(
+      `rig: BLIND: the negative control '${s.name}' never reproduced a torn page in ${s.cyclesRun} cycles, ` +
+        'so this run cannot show the rig would see one; the campaign fails. Check the trigger and the atomic unit.\n',
+    );
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command('campaign')
+    .description('run every crash cycle of a campaign file; results.json, junit.xml and the HTML report in DIR')
+    .argument('<file>', 'campaign file (YAML), e.g. campaigns/quick.yml')
+    .option('--out <dir>', 'results folder', 'reports/latest')
+    .option('--shard <i/n>', 'run only shard I of N (every N-th cycle); merge the shards with rig merge')
+    .option('--resume', 'continue an interrupted run in --out without redoing its finished cycles')
+    .option('--cycles <n>', 'cycles per scenario, overriding the file')
+    .option('--seed <s>', 'campaign seed, overriding the file')
+    .option('--evidence-max <size>', 'disk cap for kept evidence, overriding evidence.maxBytes (e.g. 2G)')
+    .action(runAction(campaign));
+}
