@@ -6,7 +6,8 @@
 export const CLIENT_SCRIPT = `(function () {
   'use strict';
   function openTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
     if (!id) return;
     var el = document.getElementById(id);
     if (!el) return;
