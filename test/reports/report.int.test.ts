@@ -90,14 +90,29 @@ t.test('the report in Chromium', async (t) => {
     t.same([...new Set(requests.map((u) => u.split('#')[0]))], [url]);
   });
 
-  t.test('the copy button copies the repro command', async (t) => {
+  t.test('the copy button copies the repro command, with a fallback when the clipboard refuses', async (t) => {
     const { page } = await openReport(browser, file);
     t.teardown(() => page.close());
     const first = page.locator('details.cycle').first();
     await first.locator('summary').click();
+    const command = (await first.locator('pre.cmd').innerText()).trim();
+    t.match(command, /^rig repro /);
+    // record what the page hands the clipboard: headless Chromium has no clipboard to read back
+    await page.evaluate(() => {
+      const w = window as unknown as { copied: string[] };
+      w.copied = [];
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: (text: string) => (w.copied.push(text), Promise.resolve()) } });
+    });
     const button = first.locator('button.copy');
     await button.click();
-    t.match(await button.innerText(), /^(Copied|Select and copy)$/, 'the button reports what happened');
+    await page.waitForFunction(() => document.querySelector('details.cycle button.copy')?.textContent !== 'Copy');
+    t.equal(await button.innerText(), 'Copied');
+    t.same(await page.evaluate(() => (window as unknown as { copied: string[] }).copied), [command]);
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new Error('denied')) } }));
+    await page.waitForFunction(() => document.querySelector('details.cycle button.copy')?.textContent === 'Copy', undefined, { timeout: 5000 });
+    await button.click();
+    await page.waitForFunction(() => document.querySelector('details.cycle button.copy')?.textContent !== 'Copy');
+    t.match(await button.innerText(), /^(Copied|Select and copy)$/, 'the textarea fallback ran and said what happened');
   });
 
   t.test('a failing campaign puts its alarms first', async (t) => {
