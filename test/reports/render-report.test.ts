@@ -184,3 +184,17 @@ t.test('the log excerpt keeps every kind in view and says how many pages the dis
   t.match(cycle, /The log names 75 pages as damaged or ahead of the log; the disk tore <b>1<\/b> of them at the cut/);
   t.match(cycle, /\(69 more classified lines not shown\)/);
 });
+
+t.test('a lost commit stands out above everything and shows in its cycle ledger', async (t) => {
+  const results = structuredClone(await quickResults());
+  const cycle = results.cycles[1]!;
+  Object.assign(cycle, { verdict: 'lost-commit', expectationHeld: false, reason: '3 acknowledged commits missing after recovery', ledger: { checked: true, acked: 2048, missing: 3 } });
+  results.outcome = 'fail';
+  const page = renderReport({ results });
+  const alarm = page.indexOf('class="alarm alarm-lost-commit"');
+  t.ok(alarm > 0 && alarm < page.indexOf('id="matrix"'), 'the alarm sits above the matrix');
+  t.match(page, /Lost commits in 1 cycle/);
+  t.match(page, new RegExp(`<a href="#cycle-${cycle.id}">${cycle.id}</a>`), 'the alarm links to the cycle');
+  t.match(page, /✗ 3 of 2048 acknowledged commits missing/);
+  t.match(page, /chip v-lost-commit">LOST COMMIT/);
+});
