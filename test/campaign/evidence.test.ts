@@ -1,0 +1,99 @@
+/**
+ * Evidence under the cap, on real files in a temp folder: images written with real bytes (their
+ * allocated blocks are what counts) and sparse ones (whose length must not count).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { parseCampaign } from '../../rig/campaign/load-campaign.js';
+import { allocatedBytes } from '../../rig/campaign/allocated-bytes.js';
+import { EvidenceKeeper } from '../../rig/campaign/evidence.js';
+import type { CycleRecord, Verdict } from '../../rig/results/types.js';
+import { cycleRecord } from '../fixtures/cycle-record.js';
+
+const campaign = parseCampaign('name: c\nscenarios:\n  - {name: dw-on}\n', 'c.yml');
+const settings = campaign.scenarios[0]!.settings; // expects `recovers`
+const KiB = 1024;
+
+function tempDir(t: Tap.Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-evidence-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A cycle folder as runCycle leaves it, with an image of `imageKiB` real bytes. */
+function cycleFolder(resultsDir: string, n: number, verdict: Verdict, torn: number, imageKiB: number): { record: CycleRecord; dir: string } {
+  const record = cycleRecord({ id: `dw-on-${n}`, scenario: 'dw-on', cycle: n, seed: n }, settings, verdict, torn, {
+    expectationHeld: verdict === 'restored' || verdict === 'no-torn',
+  });
+  const dir = join(resultsDir, 'cycles', record.id);
+  mkdirSync(join(dir, 'cut'), { recursive: true });
+  writeFileSync(join(dir, 'cut', 'image.img'), Buffer.alloc(imageKiB * KiB, 1));
+  writeFileSync(join(dir, 'cut', 'journal.bin'), Buffer.alloc(4 * KiB, 2));
+  writeFileSync(join(dir, 'cut', 'plan.json'), '{}');
+  writeFileSync(join(dir, 'error.log'), 'log\n');
+  return { record, dir };
+}
+
+const savedRecord = (dir: string) => JSON.parse(readFileSync(join(dir, 'cycle.json'), 'utf8')) as CycleRecord;
+
+t.test('a sparse image counts by its allocated blocks, not its length', async (t) => {
+  const dir = tempDir(t);
+  const image = join(dir, 'image.img');
+  writeFileSync(image, Buffer.alloc(64 * KiB, 1));
+  truncateSync(image, 1024 * 1024 * 1024);
+  const bytes = allocatedBytes(dir);
+  t.ok(bytes >= 64 * KiB && bytes < 1024 * KiB, `${bytes} allocated bytes for 64 KiB written into 1 GiB`);
+  t.equal(allocatedBytes(join(dir, 'missing')), 0);
+});
+
+t.test('a torn or failing cycle keeps its evidence; a clean one sheds its image', async (t) => {
+  const results = tempDir(t);
+  const keeper = new EvidenceKeeper(results, 100 * 1024 * KiB, (line) => t.fail(line));
+  const clean = cycleFolder(results, 1, 'no-torn', 0, 64);
+  const torn = cycleFolder(results, 2, 'restored', 3, 64);
+  const failing = cycleFolder(results, 3, 'silent-corruption', 2, 64);
+  for (const c of [clean, torn, failing]) keeper.settle(c.record, c.dir);
+  t.equal(clean.record.evidenceDir, null);
+  t.notOk(existsSync(join(clean.dir, 'cut', 'image.img')), 'the clean cycle sheds its image');
+  t.ok(existsSync(join(clean.dir, 'cut', 'plan.json')) && existsSync(join(clean.dir, 'error.log')), 'and keeps the small files');
+  t.equal(torn.record.evidenceDir, 'cycles/dw-on-2');
+  t.equal(failing.record.evidenceDir, 'cycles/dw-on-3');
+  for (const c of [clean, torn, failing]) t.same(savedRecord(c.dir), c.record, `${c.record.id}: cycle.json rewritten`);
+});
+
+t.test('over the cap the oldest passing evidence goes first; failing evidence stays, with a warning', async (t) => {
+  const results = tempDir(t);
+  const warnings: string[] = [];
+  const keeper = new EvidenceKeeper(results, 300 * KiB, (line) => warnings.push(line));
+  const first = cycleFolder(results, 1, 'restored', 1, 128);
+  const failing = cycleFolder(results, 2, 'lost-commit', 1, 128);
+  const third = cycleFolder(results, 3, 'restored', 1, 128);
+  for (const c of [first, failing, third]) keeper.settle(c.record, c.dir);
+  t.equal(first.record.evidenceDir, null, 'the oldest passing evidence went');
+  t.notOk(existsSync(join(first.dir, 'cut', 'image.img')));
+  t.equal(savedRecord(first.dir).evidenceDir, null, 'its cycle.json says so');
+  t.equal(third.record.evidenceDir, 'cycles/dw-on-3', 'the newer passing evidence fits');
+  t.same(warnings, []);
+  const more = cycleFolder(results, 4, 'silent-corruption', 1, 256);
+  keeper.settle(more.record, more.dir);
+  t.equal(third.record.evidenceDir, null, 'passing evidence makes room for failing evidence');
+  t.equal(failing.record.evidenceDir, 'cycles/dw-on-2');
+  t.equal(more.record.evidenceDir, 'cycles/dw-on-4');
+  t.ok(existsSync(join(failing.dir, 'cut', 'image.img')) && existsSync(join(more.dir, 'cut', 'image.img')), 'failing evidence is never dropped');
+  t.equal(warnings.length, 1);
+  t.match(warnings[0], /failing cycles alone keep .* over the cap of 300k/);
+});
+
+t.test('evidence a resumed run kept counts against the cap', async (t) => {
+  const results = tempDir(t);
+  const keeper = new EvidenceKeeper(results, 200 * KiB, () => undefined);
+  const earlier = cycleFolder(results, 1, 'restored', 1, 128);
+  earlier.record.evidenceDir = 'cycles/dw-on-1';
+  keeper.adopt(earlier.record);
+  const later = cycleFolder(results, 2, 'restored', 1, 128);
+  keeper.settle(later.record, later.dir);
+  t.equal(earlier.record.evidenceDir, null, 'the earlier run\'s evidence is the oldest, so it goes');
+  t.equal(later.record.evidenceDir, 'cycles/dw-on-2');
+});

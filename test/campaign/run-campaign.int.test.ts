@@ -1,0 +1,120 @@
+/**
+ * `rig campaign` end to end on the real stack (FUSE disk, loop device, ext4, mariadbd): a
+ * two-scenario campaign of one cycle each, interrupted by SIGINT mid-cycle and resumed; the same
+ * campaign in two shards merged; bad input refused before anything is created. The prepared
+ * images are built once, in a cache folder shared by the tests of this file.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
+import { outcomeExitCode } from '../../rig/results/summarize.js';
+import type { CampaignResults, CycleRecord } from '../../rig/results/types.js';
+import { isFailing } from '../../rig/campaign/evidence.js';
+import { buildCli, leftoversUnder, rig, waitForFile, writeSmallCampaign } from '../fixtures/campaign-cli.js';
+import { findAll, parseXml } from '../fixtures/xml-check.js';
+
+const base = mkdtempSync(join(tmpdir(), 'rig-campaign-test-'));
+const env = { RIG_CACHE: join(base, 'cache') };
+const file = writeSmallCampaign(base);
+const readResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as CampaignResults;
+const readCycle = (dir: string) => JSON.parse(readFileSync(join(dir, 'cycle.json'), 'utf8')) as CycleRecord;
+const ids = (r: CampaignResults) => r.cycles.map((c) => `${c.id} seed ${c.seed}`);
+const verdictClass = (c: CycleRecord) => (c.verdict === 'rig-error' ? 'rig-error' : 'judged');
+
+t.teardown(async () => {
+  await sweepLeftovers(); // takes down what a failed run of this file left
+  if ((await leftoversUnder(base)).length === 0) rmSync(base, { recursive: true, force: true });
+});
+
+t.before(buildCli);
+
+t.test('bad input exits 2 before anything is created', async (t) => {
+  const bad = join(base, 'bad.yml');
+  writeFileSync(bad, readFileSync(file, 'utf8').replace('seed: 7', 'seed: 7\ncycels: 3'));
+  const cases: [string, string[], RegExp][] = [
+    ['unknown key in the file', [bad], /cycels/],
+    ['missing file', [join(base, 'nope.yml')], /cannot read the campaign file/],
+    ['shard out of range', [file, '--shard', '3/2'], /shard 3 of 2 does not exist/],
+    ['bad evidence cap', [file, '--evidence-max', 'lots'], /--evidence-max/],
+  ];
+  for (const [name, args, message] of cases) {
+    const out = join(base, `bad-${name.replace(/\W+/g, '-')}`);
+    const run = await rig(['campaign', ...args, '--out', out], env);
+    t.equal(run.exitCode, 2, `${name}: exit 2`);
+    t.match(run.stderr, message, `${name}: says what was wrong`);
+    t.notOk(existsSync(out), `${name}: no results folder`);
+  }
+});
+
+const full = join(base, 'full');
+
+t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaign', async (t) => {
+  const child = rig(['campaign', file, '--out', full], env);
+  await waitForFile(join(full, 'cycles', 'dw-on-4k-1', 'cut', 'disk.json'), 300_000);
+  child.kill('SIGINT');
+  const stopped = await child;
+  t.equal(stopped.signal, 'SIGINT', 'the run ends by the re-raised signal');
+  t.match(stopped.stderr, /SIGINT received/);
+  t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');
+  const partial = readResults(full);
+  t.equal(partial.outcome, 'running');
+  t.same(partial.cycles, [], 'the interrupted cycle is not recorded');
+
+  const resumed = await rig(['campaign', file, '--out', full, '--resume'], env);
+  t.match(resumed.stdout, /^\[1\/2\] dw-on-4k-1: [a-z-]+ \(.*\) [\d.]+ s$/m);
+  t.match(resumed.stdout, /^\[2\/2\] dw-off-4k-1: /m);
+  const results = readResults(full);
+  t.equal(resumed.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome (${resumed.stderr.trim()})`);
+  t.not(results.finishedAt, null);
+  t.same(ids(results), [`dw-on-4k-1 seed ${results.cycles[0]!.seed}`, `dw-off-4k-1 seed ${results.cycles[1]!.seed}`]);
+  t.same(results.cycles.map(verdictClass), ['judged', 'judged'], 'both cycles judged');
+  t.equal(results.environment.server, 'mariadbd');
+  t.equal(results.shard, null);
+  t.ok(results.cyclesPerHour! > 0);
+  const junit = parseXml(readFileSync(join(full, 'junit.xml'), 'utf8'));
+  t.equal(findAll(junit, 'testcase').length, 2, 'a testcase per cycle');
+  t.match(resumed.stdout, `report: ${join(full, 'index.html')}`);
+  t.ok(existsSync(join(full, 'index.html')));
+  for (const c of results.cycles) {
+    const dir = join(full, 'cycles', c.id);
+    t.same(readCycle(dir), c, `${c.id}: cycle.json agrees with results.json`);
+    t.equal(c.repro, `rig repro ${join(full, 'cycles', c.id)}`);
+    const keep = isFailing(c) || c.tornPagesBefore.length > 0;
+    t.equal(c.evidenceDir, keep ? `cycles/${c.id}` : null, `${c.id}: evidence kept only when it tore or failed`);
+    t.equal(existsSync(join(dir, 'cut', 'image.img')), keep);
+    t.ok(existsSync(join(dir, 'cut', 'plan.json')) && existsSync(join(dir, 'error.log')), `${c.id}: small files kept`);
+  }
+});
+
+t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
+  const unsharded = readResults(full);
+  const shards = [join(base, 'shard1'), join(base, 'shard2')];
+  const one = await rig(['campaign', file, '--out', shards[0]!, '--shard', '1/2'], env);
+  t.match(one.stdout, /^\[1\/1\] dw-on-4k-1: /m, `shard 1 runs the first cycle (${one.stderr.trim()})`);
+  // shard 2 holds the negative control's cycle; a cap of 1 byte leaves no room for passing evidence
+  const two = await rig(['campaign', file, '--out', shards[1]!, '--shard', '2/2', '--evidence-max', '1'], env);
+  t.match(two.stdout, /^\[1\/1\] dw-off-4k-1: /m);
+  const control = readResults(shards[1]!).cycles[0]!;
+  if (isFailing(control)) {
+    t.not(control.evidenceDir, null, 'failing evidence is never dropped');
+    t.match(two.stderr, /failing cycles alone keep .* over the cap/);
+  } else {
+    t.equal(control.evidenceDir, null, 'passing evidence over the cap is dropped');
+    t.notOk(existsSync(join(shards[1]!, 'cycles', control.id, 'cut', 'image.img')));
+    t.equal(readCycle(join(shards[1]!, 'cycles', control.id)).evidenceDir, null, 'cycle.json says so too');
+  }
+  const out = join(base, 'merged');
+  const merge = await rig(['merge', out, ...shards], env);
+  const merged = readResults(out);
+  t.equal(merge.exitCode, outcomeExitCode(merged.outcome));
+  t.same(ids(merged), ids(unsharded), 'the same cycles and seeds, in the same order');
+  t.same(merged.cycles.map(verdictClass), unsharded.cycles.map(verdictClass), 'the same verdict classes');
+  t.same(
+    merged.scenarios.map((s) => [s.name, s.cyclesPlanned, s.cyclesRun, s.expectation]),
+    unsharded.scenarios.map((s) => [s.name, s.cyclesPlanned, s.cyclesRun, s.expectation]),
+  );
+  t.ok(existsSync(join(out, 'index.html')), 'merge renders the report');
+  t.same(await leftoversUnder(base), []);
+});
