@@ -4,7 +4,7 @@
  * none may tear). Derived from the saved run only.
  */
 import type { CampaignResults, CycleRecord, ScenarioSummary } from '../rig/results/types.js';
-import { formatBytes, formatPercent } from './format.js';
+import { formatBytes, formatCount, formatPercent } from './format.js';
 
 export type CampaignStatus = 'pass' | 'fail' | 'rig-error' | 'running';
 
@@ -127,7 +127,7 @@ function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm 
   const pageWrites = torn.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
   const unit = formatBytes(s.settings.disk.atomicUnit);
   const cause = straddling > 0
-    ? `Cause: ${straddling} of ${pageWrites} page writes straddled a ${unit} atomic-unit boundary at the disk ` +
+    ? `Cause: ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk ` +
       `(the ${s.settings.disk.fs} filesystem placed pages off ${unit} alignment), so one page write spanned two units and tore.`
     : 'The disk counted no page write straddling an atomic-unit boundary; see the cycles for what tore.';
   return {
