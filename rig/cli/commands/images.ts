@@ -4,7 +4,7 @@
  * the images stay in its data root, the cache for the next run).
  */
 import type { Command } from 'commander';
-import { buildImages } from '../../docker/build-images.js';
+import { buildImages, selectImages } from '../../docker/build-images.js';
 import { connectEngine } from '../../docker/engine.js';
 import { defaultWorkDir, dockerPaths } from '../../docker/paths.js';
 import { runAction } from '../run-action.js';
@@ -18,6 +18,7 @@ interface BuildOptions {
 
 async function build(options: BuildOptions): Promise<number> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
+  selectImages(options.image, options.offline ?? false); // bad names fail before any engine starts
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);

@@ -1,0 +1,54 @@
+import t from 'tap';
+import { parseDeb822Sources, parseOneLineSources, pickMirror, sourcesListFor } from '../../rig/docker/apt-mirror.js';
+
+const deb822 = `Types: deb
+# a comment
+URIs: http://deb.debian.org/debian/
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+
+Types: deb-src
+URIs: http://src.example/debian
+Suites: bookworm
+Components: main
+
+Types: deb
+Enabled: no
+URIs: http://off.example/debian
+Suites: bookworm
+Components: main
+`;
+
+t.test('deb822 paragraphs: deb entries only, disabled ones skipped', async (t) => {
+  const entries = parseDeb822Sources(deb822);
+  t.same(entries.map((e) => e.uri), ['http://deb.debian.org/debian/', 'http://deb.debian.org/debian-security']);
+  t.equal(pickMirror(entries, 'bookworm'), 'http://deb.debian.org/debian', 'the suite itself, trailing slash trimmed');
+  t.equal(
+    sourcesListFor(entries, 'bookworm'),
+    'deb http://deb.debian.org/debian/ bookworm main\n' +
+      'deb http://deb.debian.org/debian/ bookworm-updates main\n' +
+      'deb http://deb.debian.org/debian-security bookworm-security main\n',
+  );
+});
+
+t.test('one-line sources: options, comments and deb-src ignored', async (t) => {
+  const text = [
+    '# deb http://commented.example/debian bookworm main',
+    'deb-src http://src.example/debian bookworm main',
+    'deb [arch=amd64 signed-by=/k.gpg] http://mirror.example/debian bookworm main contrib',
+    'deb http://mirror.example/debian bookworm-updates main # trailing',
+  ].join('\n');
+  const entries = parseOneLineSources(text);
+  t.same(entries, [
+    { uri: 'http://mirror.example/debian', suites: ['bookworm'], components: ['main', 'contrib'] },
+    { uri: 'http://mirror.example/debian', suites: ['bookworm-updates'], components: ['main'] },
+  ]);
+  t.equal(pickMirror(entries, 'bookworm'), 'http://mirror.example/debian');
+  t.equal(pickMirror(entries, 'trixie'), null, 'no mirror for another suite');
+});
