@@ -2,7 +2,7 @@
 # installing only what is missing.
 SHELL := /bin/bash
 APT_PACKAGES := fuse3 libfuse3-dev pkg-config e2fsprogs xfsprogs util-linux \
-	mariadb-server mariadb-client sysbench chromium
+	mariadb-server mariadb-client sysbench chromium docker.io debootstrap
 NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
 COVERAGE_MIN ?= 70
@@ -43,6 +43,10 @@ test: build
 # What needs no root, FUSE, server or Docker.
 test-fast: npm
 	@node scripts/run-tests.mjs --fast
+
+# Docker runtime only: starts the rig's own dockerd when none answers, builds the offline image.
+test-docker: npm
+	@node scripts/run-tests.mjs 'test/**/*.docker.test.ts'
 
 bench: build
 	node dist/bench/disk.js
