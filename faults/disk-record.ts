@@ -24,6 +24,14 @@ export interface DiskRecord {
   loopDevice: string | null;
   mountPoint: string | null; // set once the filesystem is mounted
   createdAt: string;
+  /** The process the disk lives and dies with; null once handed over (`rig disk up`). Absent in
+   * records written before owners were kept: treated as null. */
+  owner?: DiskOwner | null;
+}
+
+export interface DiskOwner {
+  pid: number;
+  startTime: string | null; // see processStartTime
 }
 
 /** Where live disks are registered; tmpfs, like the mounts and loop devices it speaks of. */

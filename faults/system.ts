@@ -63,6 +63,17 @@ export function processAlive(pid: number | null | undefined): boolean {
   }
 }
 
+/** The process's start time in clock ticks since boot (field 22 of /proc/PID/stat): with the pid,
+ * it names one process, so a reused pid is not mistaken for the one recorded. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function processCommandLine(pid: number): string[] {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);

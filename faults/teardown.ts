@@ -20,7 +20,14 @@ export interface TeardownReport {
   unmounted: string[];
   detached: string[];
   helperKilled: boolean;
+  helperStopped: boolean; // it was running and is gone now, by unmount or by SIGKILL
   problems: string[];
+}
+
+export interface TeardownOptions {
+  /** Detach mounts at once (umount -l) instead of trying a plain unmount first: for the remains of
+   * a killed run, where a plain unmount may wait on a helper that will never answer. */
+  lazy?: boolean;
 }
 
 /** If the disk was cut, its held requests must fail before anything above it can let go. */
@@ -39,10 +46,10 @@ function isOurHelper(record: DiskRecord): boolean {
   return processCommandLine(record.helperPid!).some((arg) => arg === `--control=${record.controlSocket}`);
 }
 
-async function unmount(target: string, report: TeardownReport, fuse = false): Promise<void> {
+async function unmount(target: string, report: TeardownReport, fuse: boolean, onlyLazy = false): Promise<void> {
   const plain = fuse ? ['fusermount3', ['-u', target]] : ['umount', [target]];
   const lazy = fuse ? ['fusermount3', ['-u', '-z', target]] : ['umount', ['-l', target]];
-  for (const [cmd, args] of [plain, lazy] as [string, string[]][]) {
+  for (const [cmd, args] of (onlyLazy ? [lazy] : [plain, lazy]) as [string, string[]][]) {
     const r = await execa(cmd, args, { reject: false, timeout: 30_000 });
     if (r.exitCode === 0 || !isMounted(target)) {
       report.unmounted.push(target);
@@ -65,21 +72,26 @@ async function detachLoop(record: DiskRecord, report: TeardownReport): Promise<v
   else report.problems.push(`could not detach ${dev}: ${r.stderr || 'still attached'}`);
 }
 
-async function stopHelper(record: DiskRecord, report: TeardownReport): Promise<void> {
-  if (isMounted(record.fuseDir)) await unmount(record.fuseDir, report, true);
-  if (!isOurHelper(record)) return;
-  if (await waitFor(() => !processAlive(record.helperPid), 5000)) return;
-  process.kill(record.helperPid!, 'SIGKILL');
-  report.helperKilled = true;
-  await waitFor(() => !processAlive(record.helperPid), 5000);
+async function stopHelper(record: DiskRecord, report: TeardownReport, lazy: boolean): Promise<void> {
+  const ours = isOurHelper(record);
+  if (isMounted(record.fuseDir)) await unmount(record.fuseDir, report, true, lazy);
+  if (!ours) return;
+  if (!(await waitFor(() => !processAlive(record.helperPid), 5000))) {
+    process.kill(record.helperPid!, 'SIGKILL');
+    report.helperKilled = true;
+    await waitFor(() => !processAlive(record.helperPid), 5000);
+  }
+  if (processAlive(record.helperPid)) report.problems.push(`helper pid ${record.helperPid} did not exit`);
+  else report.helperStopped = true;
 }
 
-export async function tearDownDisk(record: DiskRecord): Promise<TeardownReport> {
-  const report: TeardownReport = { unmounted: [], detached: [], helperKilled: false, problems: [] };
+export async function tearDownDisk(record: DiskRecord, opts: TeardownOptions = {}): Promise<TeardownReport> {
+  const report: TeardownReport = { unmounted: [], detached: [], helperKilled: false, helperStopped: false, problems: [] };
+  const lazy = opts.lazy ?? false;
   await releaseHeldIo(record);
-  for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report);
+  for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report, false, lazy);
   await detachLoop(record, report);
-  await stopHelper(record, report);
+  await stopHelper(record, report, lazy);
   saveRecord({ ...record, helperPid: null, loopDevice: null, mountPoint: null });
   if (report.problems.length === 0) forgetRecord(record.dir);
   return report;

@@ -21,7 +21,11 @@ export async function runInterruptible<T>(body: (signal: AbortSignal) => Promise
     return await body(controller.signal);
   } finally {
     for (const sig of SIGNALS) process.off(sig, onSignal);
-    if (caught) process.kill(process.pid, caught);
+    if (caught) {
+      // other listeners (execa's signal-exit) may still hold the signal and would swallow it
+      process.removeAllListeners(caught);
+      process.kill(process.pid, caught);
+    }
   }
 }
 

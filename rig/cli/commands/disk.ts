@@ -23,6 +23,16 @@ interface UpOptions {
   trigger?: string;
   pageSize: string;
   journalMax: string;
+  ownerPid?: string;
+}
+
+function parseOwnerPid(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const pid = Number(text);
+  if (!Number.isInteger(pid) || pid < 1 || !processAlive(pid)) {
+    throw badInput(`--owner-pid '${text}' is not a running process; give the pid the disk should live and die with`);
+  }
+  return pid;
 }
 
 async function up(opts: UpOptions): Promise<number> {
@@ -37,12 +47,15 @@ async function up(opts: UpOptions): Promise<number> {
     journalMaxBytes: parseSize(opts.journalMax, '--journal-max'),
     trigger: opts.trigger ? parseTrigger(opts.trigger) : DEFAULT_TRIGGER,
   };
+  const ownerPid = parseOwnerPid(opts.ownerPid);
   return runInterruptible(async (signal) => {
-    const disk = await startDisk(settings);
+    const disk = await startDisk({ ...settings, signal });
     if (signal.aborted) {
       await disk.down();
       return 130;
     }
+    // this process ends now: the disk stays up for whoever asked (see rig cleanup)
+    disk.setOwner(ownerPid);
     process.stdout.write(`${disk.target}\n`);
     process.stderr.write(
       `power-fail disk up: ${settings.fs} on ${disk.record.loopDevice}, atomic ${settings.atomicUnit} B, ` +
@@ -61,8 +74,10 @@ function liveDisk(dir: string): PowerFailDisk {
 async function cut(opts: { dir: string }): Promise<void> {
   const disk = liveDisk(opts.dir);
   if (!processAlive(disk.record.helperPid)) throw badInput(`the disk in ${opts.dir} is not up`);
-  const s = await disk.cut();
-  process.stdout.write(`cut: ${s.cutPending} writes pending (${s.cutPendingPageWrites} of page size or more)\n`);
+  const before = await disk.status();
+  const s = before.cut ? before : await disk.cut();
+  const what = before.cut ? `already cut (${s.cutReason})` : 'cut';
+  process.stdout.write(`${what}: ${s.cutPending} writes pending (${s.cutPendingPageWrites} of page size or more)\n`);
 }
 
 async function status(opts: { dir: string; json?: boolean }): Promise<void> {
@@ -111,6 +126,7 @@ export function register(program: Command): void {
     .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", 'armed 16')
     .option('--page-size <size>', 'page size the armed trigger counts', '16k')
     .option('--journal-max <size>', 'bound on unflushed data kept; past it the oldest retire as durable', '256M')
+    .option('--owner-pid <pid>', 'tie the disk to this process: once it is gone, rig cleanup removes the disk')
     .action(runAction(up));
   disk.command('cut').description('cut power now').requiredOption('--dir <dir>').action(runAction(cut));
   disk

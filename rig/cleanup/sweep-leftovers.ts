@@ -1,0 +1,35 @@
+/**
+ * What an earlier, killed run of the rig may have left on the machine, and the sweepers that take
+ * it away. `rig cleanup`, the test suite and every campaign call sweepLeftovers() before they start,
+ * so one crash of the rig never fails the next run.
+ *
+ * Each kind of leftover has one sweeper. It acts only on what the rig recorded creating, and only
+ * after checking the thing is still the rig's own. To sweep a new kind (servers, containers), add
+ * a Sweeper to SWEEPERS: anything that holds files open on a disk must come before `disks`, since a
+ * disk cannot be detached while a process still uses its filesystem.
+ */
+import { sweepDisks, type SweepOutcome, type SweepScope } from '../../faults/sweep-disks.js';
+
+export type { SweepOutcome, SweepScope };
+
+export interface Sweeper {
+  name: string;
+  sweep(scope: SweepScope): Promise<SweepOutcome>;
+}
+
+export const SWEEPERS: Sweeper[] = [{ name: 'disks', sweep: sweepDisks }];
+
+export async function sweepLeftovers(scope: SweepScope = {}, sweepers = SWEEPERS): Promise<SweepOutcome> {
+  const all: SweepOutcome = { removed: [], kept: [], problems: [] };
+  for (const sweeper of sweepers) {
+    try {
+      const out = await sweeper.sweep(scope);
+      all.removed.push(...out.removed);
+      all.kept.push(...out.kept);
+      all.problems.push(...out.problems);
+    } catch (error) {
+      all.problems.push(`${sweeper.name}: ${(error as Error).message}`);
+    }
+  }
+  return all;
+}
