@@ -2,7 +2,7 @@
 # installing only what is missing.
 SHELL := /bin/bash
 APT_PACKAGES := fuse3 libfuse3-dev pkg-config e2fsprogs xfsprogs util-linux \
-	mariadb-server mariadb-client sysbench chromium docker.io debootstrap
+	mariadb-server mariadb-client sysbench chromium docker.io debootstrap fio
 NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
 COVERAGE_MIN ?= 70
@@ -38,6 +38,7 @@ demo: build
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
 test: build
+	@node dist/rig/cli/main.js cleanup # what a killed earlier run left (only disks whose owner is gone)
 	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN)
 
 # What needs no root, FUSE, server or Docker.

@@ -1,0 +1,296 @@
+/**
+ * `rig disk` and `rig cleanup` as users run them (the built CLI), on the real stack: bad input
+ * answered in one line with exit 2 and nothing left behind; SIGINT/SIGTERM during bring-up and
+ * while a process holds a disk leave no mount, loop device or helper; after SIGKILL `rig cleanup`
+ * removes the remains; and the up/status/cut/down path with a reproducible crash image.
+ *
+ * Every run here uses its own registry of live disks (RIG_REGISTRY_DIR), so `rig cleanup` sees only
+ * this file's disks, never another run's on the same machine.
+ */
+import t from 'tap';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { rebuildCrashImage } from '../../faults/crash-image.js';
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import { readRecord } from '../../faults/disk-record.js';
+import { maxLoopDevices } from '../../faults/preflight.js';
+import { loopBackingFile, waitFor } from '../../faults/system.js';
+import { tearDownDisk } from '../../faults/teardown.js';
+import { ensureBuilt, leftoversUnder, plainEnv, rig, waitForHelper } from '../fixtures/disk-cli.js';
+
+const root = mkdtempSync(join(tmpdir(), 'rig-disk-cli-'));
+const registry = join(root, 'registry');
+const env = { RIG_REGISTRY_DIR: registry };
+let serial = 0;
+
+/** A fresh work folder whose disk, whatever the test did, is taken down in teardown. */
+function workDir(tt: { teardown(fn: () => unknown): void }): string {
+  const dir = join(root, `d${++serial}`);
+  tt.teardown(async () => {
+    const record = readRecord(dir);
+    if (record) await tearDownDisk(record, { lazy: true });
+  });
+  return dir;
+}
+
+function registered(): string[] {
+  return existsSync(registry) ? readdirSync(registry) : [];
+}
+
+function sha256(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+t.before(ensureBuilt);
+t.teardown(() => rmSync(root, { recursive: true, force: true }));
+
+t.test('bad input: one line on stderr, exit 2, nothing left behind', async (t) => {
+  // a folder of links to every tool the disk needs except mkfs.xfs
+  const bin = join(root, 'bin-without-xfs');
+  mkdirSync(bin);
+  for (const tool of ['sh', 'losetup', 'fusermount3', 'mount', 'umount', 'cp', 'mkfs.ext4']) {
+    const { stdout } = await execa('sh', ['-c', `command -v ${tool}`]);
+    symlinkSync(stdout.trim(), join(bin, tool));
+  }
+  const cases: { name: string; args: string[]; env?: Record<string, string>; says: RegExp }[] = [
+    { name: 'unknown atomic size', args: ['--atomic', '12k'], says: /--atomic: '12k' is not an atomic write size/ },
+    { name: 'size too small for the filesystem', args: ['--fs', 'xfs', '--size', '64M'], says: /too small for xfs; use at least 320M/ },
+    // stands in for a host without FUSE: preflight looks for the device node named here
+    { name: 'no /dev/fuse', args: [], env: { RIG_DEV_FUSE: '/nonexistent' }, says: /\/nonexistent does not exist/ },
+    { name: 'missing mkfs tool', args: ['--fs', 'xfs', '--size', '320M'], env: { PATH: bin }, says: /mkfs\.xfs is not installed.*apt-get install xfsprogs/ },
+  ];
+  for (const c of cases) {
+    t.test(c.name, async (t) => {
+      const dir = workDir(t);
+      const r = await rig(['disk', 'up', '--dir', dir, '--size', '128M', ...c.args], { ...env, ...c.env });
+      t.equal(r.exitCode, 2, 'exit 2');
+      const lines = String(r.stderr).trim().split('\n');
+      t.equal(lines.length, 1, `one line: ${r.stderr}`);
+      t.match(lines[0], c.says);
+      t.equal(r.stdout, '', 'nothing on stdout');
+      t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
+      t.same(registered(), [], 'no disk registered');
+    });
+  }
+});
+
+t.test('bad input: a --dir already in use', async (t) => {
+  const dir = workDir(t);
+  const first = await rig(['disk', 'up', '--dir', dir, '--size', '128M', '--trigger', 'manual'], env);
+  t.equal(first.exitCode, 0, `first up: ${first.stderr}`);
+  const before = leftoversUnder(dir);
+  t.equal(before.length, 4, 'the first disk is up: 2 mounts, a loop device, a helper');
+  const second = await rig(['disk', 'up', '--dir', dir, '--size', '128M'], env);
+  t.equal(second.exitCode, 2);
+  t.match(String(second.stderr).trim(), /^rig: --dir \S+ is already in use by a power-fail disk; run 'rig disk down/);
+  t.equal(String(second.stderr).trim().split('\n').length, 1, 'one line');
+  t.same(leftoversUnder(dir), before, 'the first disk untouched, nothing added');
+  const down = await rig(['disk', 'down', '--dir', dir], env);
+  t.equal(down.exitCode, 0, `down: ${down.stderr}`);
+  t.same(leftoversUnder(dir), [], 'down leaves nothing');
+});
+
+/** Attached loop devices, by anyone. */
+function attachedLoops(): number {
+  return readdirSync('/sys/block').filter((n) => n.startsWith('loop') && loopBackingFile(`/dev/${n}`)).length;
+}
+
+t.test('bad input: no free loop device', async (t) => {
+  const max = maxLoopDevices() ?? 8;
+  const mine: string[] = [];
+  t.teardown(async () => {
+    for (const dev of mine) await execa('losetup', ['-d', dev], { reject: false });
+  });
+  const files = join(root, 'loop-fillers');
+  mkdirSync(files);
+  // take every free loop device, up to the kernel's max_loop, for as short a time as we can
+  for (let i = 0; attachedLoops() < max; i++) {
+    const file = join(files, `f${i}`);
+    await execa('truncate', ['-s', '1M', file]);
+    const r = await execa('losetup', ['--find', '--show', file], { reject: false });
+    if (r.exitCode !== 0) break;
+    mine.push(r.stdout.trim());
+  }
+  const probe = await execa('losetup', ['--find'], { reject: false });
+  if (probe.exitCode === 0) {
+    // LOOP_CTL_GET_FREE adds a device when none is free unless max_loop was given at boot or load
+    for (const dev of mine.splice(0)) await execa('losetup', ['-d', dev], { reject: false });
+    t.plan(
+      0,
+      `this kernel creates loop devices on demand beyond max_loop=${max} (losetup --find gave ${probe.stdout.trim()} ` +
+        `with ${attachedLoops()} attached), so no free loop device can be run out of here`,
+    );
+    return;
+  }
+  const dir = workDir(t);
+  const r = await rig(['disk', 'up', '--dir', dir, '--size', '128M'], env);
+  for (const dev of mine.splice(0)) await execa('losetup', ['-d', dev], { reject: false });
+  t.equal(r.exitCode, 2);
+  t.match(String(r.stderr).trim(), /^rig: no free loop device .*rig cleanup'$/);
+  t.equal(String(r.stderr).trim().split('\n').length, 1, 'one line');
+  t.same(leftoversUnder(dir), [], 'nothing left behind');
+});
+
+/** Waits for a child to end; returns the signal that ended it, or its exit code. */
+async function ended(child: ResultPromise): Promise<string | number | undefined> {
+  const r = await child;
+  return r.signal ?? r.exitCode;
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  t.test(`${sig} during rig disk up leaves nothing`, async (t) => {
+    const dir = workDir(t);
+    const child = rig(['disk', 'up', '--dir', dir, '--size', '128M', '--fs', 'ext4'], env, { timeout: 60_000 });
+    await waitForHelper(dir);
+    child.kill(sig);
+    t.equal(await ended(child), sig, 'the process ends by the signal it got');
+    t.equal((await child).stdout, '', 'it never said the disk was up');
+    t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
+    t.same(registered(), [], 'no disk registered');
+  });
+}
+
+/** Starts test/fixtures/hold-disk.ts on `dir` and waits until its disk is up (the child is boxed:
+ * an async function would otherwise wait for the process itself, which is a promise too). */
+async function holdDisk(dir: string): Promise<{ child: ResultPromise }> {
+  const child = execa(process.execPath, ['--import', '@tapjs/typescript/import', 'test/fixtures/hold-disk.ts', dir], {
+    reject: false,
+    extendEnv: false,
+    env: plainEnv(env),
+    timeout: 120_000,
+  });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  const ready = await waitFor(() => out.includes('ready ') || child.exitCode !== null, 90_000, 50);
+  if (!ready || !out.includes('ready ')) {
+    child.kill('SIGKILL');
+    throw new Error(`hold-disk did not come up: ${(await child).stderr}`);
+  }
+  return { child };
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  t.test(`${sig} to a process holding a disk leaves nothing`, async (t) => {
+    const dir = workDir(t);
+    const { child } = await holdDisk(dir);
+    t.equal(leftoversUnder(dir).length, 4, 'the disk is up');
+    child.kill(sig);
+    t.equal(await ended(child), sig, 'the process ends by the signal it got');
+    t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
+    t.same(registered(), [], 'no disk registered');
+  });
+}
+
+t.test('after SIGKILL, rig cleanup removes the remains, and then has nothing to clean', async (t) => {
+  const dir = workDir(t);
+  const { child } = await holdDisk(dir);
+  child.kill('SIGKILL');
+  t.equal(await ended(child), 'SIGKILL');
+  const left = leftoversUnder(dir);
+  t.equal(left.length, 4, `the killed process left its disk: ${left.join(', ')}`);
+  const record = readRecord(dir)!;
+  const first = await rig(['cleanup'], env);
+  t.equal(first.exitCode, 0, `cleanup: ${first.stderr}`);
+  t.same(String(first.stdout).trim().split('\n').sort(), [
+    `detached ${record.loopDevice} (was on ${record.device})`,
+    `stopped helper pid ${record.helperPid} of ${dir}`,
+    `unmounted ${record.fuseDir}`,
+    `unmounted ${record.mountPoint}`,
+  ]);
+  t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
+  const second = await rig(['cleanup'], env);
+  t.equal(second.exitCode, 0);
+  t.equal(second.stdout, 'nothing to clean');
+  t.same(registered(), [], 'no disk registered');
+});
+
+t.test('rig cleanup leaves a disk whose owner still runs, and takes a handed-over one by --dir', async (t) => {
+  const owned = workDir(t);
+  const up1 = await rig(['disk', 'up', '--dir', owned, '--size', '64M', '--fs', 'none', '--owner-pid', String(process.pid)], env);
+  t.equal(up1.exitCode, 0, `up: ${up1.stderr}`);
+  const free = workDir(t);
+  const up2 = await rig(['disk', 'up', '--dir', free, '--size', '64M', '--fs', 'none'], env);
+  t.equal(up2.exitCode, 0, `up: ${up2.stderr}`);
+  const all = await rig(['cleanup'], env);
+  t.equal(all.stdout, 'nothing to clean', 'neither is left over');
+  t.equal(leftoversUnder(owned).length, 3, 'the owned disk is still up');
+  t.equal(leftoversUnder(free).length, 3, 'the handed-over disk is still up');
+  const one = await rig(['cleanup', '--dir', free], env);
+  t.equal(one.exitCode, 0);
+  t.equal(String(one.stdout).trim().split('\n').length, 3, `removed: ${one.stdout}`);
+  t.same(leftoversUnder(free), [], 'the named disk is gone');
+  t.equal(leftoversUnder(owned).length, 3, 'the other is still up');
+  const kept = await rig(['cleanup', '--dir', owned], env);
+  t.match(kept.stderr, /kept .*held by running pid/);
+  t.equal(leftoversUnder(owned).length, 3, 'a disk whose owner runs is left to it');
+});
+
+/** `rig disk status --json`, parsed. */
+async function statusOf(dir: string): Promise<{ cut: boolean; cutReason: string; writes: number; flushes: number; pending: number; cutPending: number }> {
+  const r = await rig(['disk', 'status', '--dir', dir, '--json'], env);
+  if (r.exitCode !== 0) throw new Error(`status: ${r.stderr}`);
+  return JSON.parse(String(r.stdout));
+}
+
+t.test('rig disk up, status, down on ext4: the armed cut, a crash image rebuilt byte for byte', async (t) => {
+  const dir = workDir(t);
+  const up = await rig(['disk', 'up', '--dir', dir, '--size', '128M', '--fs', 'ext4', '--atomic', '4k'], env);
+  t.equal(up.exitCode, 0, `up: ${up.stderr}`);
+  const mnt = String(up.stdout).trim();
+  t.equal(mnt, join(dir, 'mnt'), 'prints the mount point');
+  await execa('dd', ['if=/dev/urandom', `of=${mnt}/data`, 'bs=64k', 'count=8', 'conv=fsync']);
+  const status = await rig(['disk', 'status', '--dir', dir], env);
+  t.equal(status.exitCode, 0);
+  const before = await statusOf(dir);
+  t.ok(before.writes >= 1 && before.flushes >= 1 && !before.cut, `writes ${before.writes}, flushes ${before.flushes}`);
+  t.match(status.stdout, /^cut\s+no$/m);
+  t.match(status.stdout, /^trigger\s+armed 16$/m);
+  t.match(status.stdout, /^since armed\s+\d+ writes, \d+ flushes/m);
+  // 32 page writes nobody flushed; the next flush (ours, or ext4's journal commit) fires the cut
+  await execa('dd', ['if=/dev/urandom', `of=${mnt}/data`, 'bs=16k', 'count=32', 'oflag=direct', 'conv=notrunc']);
+  const sync = execa('sync', ['-f', `${mnt}/data`], { reject: false }); // held at the cut until down
+  t.ok(await waitFor(async () => (await statusOf(dir)).cut, 30_000, 200), 'the armed trigger fired');
+  const atCut = await statusOf(dir);
+  t.equal(atCut.cutReason, 'armed');
+  t.ok(atCut.cutPending >= 32, `${atCut.cutPending} writes pending at the cut`);
+  const cut = await rig(['disk', 'cut', '--dir', dir], env);
+  t.equal(cut.exitCode, 0);
+  t.equal(String(cut.stdout).trim().split(' (')[0], `already cut`);
+  const down = await rig(['disk', 'down', '--dir', dir, '--seed', '7'], env);
+  t.equal(down.exitCode, 0, `down: ${down.stderr}`);
+  t.not((await sync).exitCode, 0, 'the flush held at the cut failed once the disk was let go');
+  const sha = String(down.stdout).trim();
+  t.match(sha, /^[0-9a-f]{64}$/);
+  t.same(leftoversUnder(dir), [], 'down leaves nothing');
+  t.equal(sha256(join(dir, 'crash.img')), sha, 'the printed sha256 is crash.img');
+  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as CrashPlan;
+  t.equal(plan.writes.length, atCut.cutPending, 'the plan decides every write pending at the cut');
+  t.ok(plan.writes.some((w) => w.fate === 'torn'), 'some writes tear at 4k');
+  const again = await rig(['disk', 'down', '--dir', dir, '--seed', '7'], env);
+  t.equal(String(again.stdout).trim(), sha, 'a second down with the same seed: same sha256');
+  const rebuilt = join(root, 'rebuilt.img');
+  const resha = await rebuildCrashImage(join(dir, 'image.img'), join(dir, 'journal.bin'), join(dir, 'plan.json'), rebuilt);
+  t.equal(resha, sha, 'rebuilt from the saved plan: same sha256');
+  t.equal(sha256(rebuilt), sha);
+  const other = await rig(['disk', 'down', '--dir', dir, '--seed', '8'], env);
+  t.not(String(other.stdout).trim(), sha, 'another seed, another crash image');
+});
+
+t.test('rig disk cut on the raw device: a manual cut takes what is pending', async (t) => {
+  const dir = workDir(t);
+  const up = await rig(['disk', 'up', '--dir', dir, '--size', '16M', '--fs', 'none', '--trigger', 'manual'], env);
+  t.equal(up.exitCode, 0, `up: ${up.stderr}`);
+  const dev = String(up.stdout).trim();
+  t.match(dev, /^\/dev\/loop\d+$/, 'prints the loop device');
+  await execa('dd', ['if=/dev/urandom', `of=${dev}`, 'bs=4k', 'count=4', 'oflag=direct,sync']);
+  await execa('dd', ['if=/dev/urandom', `of=${dev}`, 'bs=16k', 'count=8', 'seek=4', 'oflag=direct']);
+  const cut = await rig(['disk', 'cut', '--dir', dir], env);
+  t.equal(cut.stdout, 'cut: 8 writes pending (8 of page size or more)');
+  const down = await rig(['disk', 'down', '--dir', dir, '--seed', '3'], env);
+  t.equal(down.exitCode, 0, `down: ${down.stderr}`);
+  t.match(down.stderr, /\(8 pending writes, \d+ torn\)/);
+  t.same(leftoversUnder(dir), [], 'down leaves nothing');
+});
