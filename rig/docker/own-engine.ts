@@ -9,7 +9,7 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rigFailure } from '../errors.js';
 import type { DockerPaths } from './paths.js';
-import { endProcess, isOurProcess, readPid, removeFile, unmountUnder } from './process-records.js';
+import { endProcess, isOurProcess, killOrphanShims, readPid, removeFile, unmountUnder } from './process-records.js';
 
 export function dockerdArgs(paths: DockerPaths): string[] {
   return [
@@ -79,6 +79,7 @@ export async function stopOwnEngine(paths: DockerPaths, knownPid?: number): Prom
   }
   const containerd = await readPid(paths.containerdPidFile);
   if (containerd !== null && (await isOurProcess(containerd, paths.execRoot))) await endProcess(containerd, 10000);
+  await killOrphanShims(`${paths.execRoot}/containerd/containerd.sock`);
   await unmountUnder(paths.execRoot);
   await unmountUnder(paths.dataRoot);
   await removeFile(paths.pidFile);

@@ -3,7 +3,7 @@
  * is still the process we started (by its command line), end it, and lazily unmount what dockerd
  * left under its own directories. Never touches a pid or mount outside the rig's records.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { execa } from 'execa';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -66,4 +66,33 @@ export async function unmountUnder(dir: string): Promise<string[]> {
 
 export async function removeFile(file: string): Promise<void> {
   await rm(file, { force: true });
+}
+
+/** Pids whose command line mentions `marker`, each with its parent pid. */
+async function processesMentioning(marker: string): Promise<{ pid: number; ppid: number }[]> {
+  const found: { pid: number; ppid: number }[] = [];
+  for (const entry of await readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmd = await commandLineOf(Number(entry));
+    if (!cmd?.includes(marker)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    found.push({ pid: Number(entry), ppid: Number(/\) \S (\d+)/.exec(stat)?.[1] ?? 0) });
+  }
+  return found;
+}
+
+/**
+ * After a killed dockerd, its containers' shims (and the servers under them) live on: SIGKILL
+ * every direct child of a shim that names our containerd socket, then the shim.
+ */
+export async function killOrphanShims(containerdSocket: string): Promise<number> {
+  const shims = (await processesMentioning(containerdSocket)).filter((p) => p.pid !== process.pid);
+  const shimPids = new Set(shims.map((s) => s.pid));
+  for (const entry of await readdir('/proc').catch(() => [])) {
+    const stat = /^\d+$/.test(entry) ? await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '') : '';
+    const ppid = Number(/\) \S (\d+)/.exec(stat)?.[1] ?? 0);
+    if (shimPids.has(ppid)) await endProcess(Number(entry), 0);
+  }
+  for (const pid of shimPids) await endProcess(pid, 2000);
+  return shimPids.size;
 }
