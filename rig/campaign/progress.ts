@@ -42,7 +42,7 @@ function plainProgress(total: number): CampaignProgress {
 function barProgress(total: number, done: number): CampaignProgress {
   const multi = new cliProgress.MultiBar(
     {
-      format: '{bar} {value}/{total} | {scenario} cycle {cycle} | {phase} | {counts} | ETA {eta_formatted}',
+      format: '{bar} {value}/{total} | {scenario} cycle {cycle} | {phase} | {counts} | ETA {eta}',
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 5,
@@ -51,16 +51,26 @@ function barProgress(total: number, done: number): CampaignProgress {
   );
   const counts = new Map<Verdict, number>();
   const countText = () => [...counts].map(([v, c]) => `${v} ${c}`).join(', ') || 'no verdicts yet';
-  const bar = multi.create(total, done, { scenario: '', cycle: '', phase: 'starting', counts: countText() });
+  const started = Date.now();
+  let finishedHere = 0;
+  // cycles take tens of seconds each: the mean so far says more than a rate over the last few ticks
+  const eta = (n: number) => formatSeconds(((Date.now() - started) / finishedHere / 1000) * (total - n));
+  const bar = multi.create(total, done, { scenario: '', cycle: '', phase: 'starting', counts: countText(), eta: 'after the first cycle' });
   return {
     cycleStarted: (_n, cycle) => bar.update({ scenario: cycle.scenario, cycle: cycle.cycle, phase: 'starting' }),
     phase: (phase) => bar.update({ phase }),
     cycleFinished: (n, record, seconds) => {
       counts.set(record.verdict, (counts.get(record.verdict) ?? 0) + 1);
       multi.log(`${cycleLine(n, total, record, seconds)}\n`);
-      bar.update(n, { phase: 'done', counts: countText() });
+      finishedHere += 1;
+      bar.update(n, { phase: 'done', counts: countText(), eta: eta(n) });
     },
     warn: (line) => multi.log(`${line}\n`),
     stop: () => multi.stop(),
   };
+}
+
+function formatSeconds(seconds: number): string {
+  const s = Math.round(seconds);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
 }
