@@ -25,7 +25,7 @@ export const DEFAULT_DISK: DiskSettings = {
   fs: 'ext4',
   trigger: { kind: 'armed', pendingPageWrites: DEFAULT_ARMED_PAGE_WRITES },
   journalMaxBytes: 256 * MiB,
-  sizeBytes: 1024 * MiB,
+  sizeBytes: 512 * MiB,
 };
 
 export const DEFAULT_LOAD: LoadSettings = {

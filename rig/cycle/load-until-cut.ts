@@ -16,6 +16,8 @@ import { datadirOn, makeRunDir } from './server-dirs.js';
 
 const START_TIMEOUT_MS = 120_000;
 const EXIT_AFTER_KILL_MS = 30_000;
+const WARM_UP_COMMITS = 25; // per connection
+const WARM_UP_MAX_MS = 3000;
 
 export interface LiveServer {
   disk: PowerFailDisk;
@@ -68,7 +70,6 @@ export async function loadUntilCut(
   cleanup: CleanupStack,
   signal?: AbortSignal,
 ): Promise<CutResult> {
-  await live.disk.arm(settings.disk.trigger);
   const started = Date.now();
   const load = startLoad(settings.load.kind, {
     socketPath: live.server.socketPath,
@@ -79,6 +80,8 @@ export async function loadUntilCut(
     signal,
   });
   cleanup.push('load', () => load.stop());
+  await warmUp(load, settings.load.connections);
+  await live.disk.arm(settings.disk.trigger);
   const ended = load.result().then((r) => ({ ended: r }));
   const fired = live.disk.waitCut(settings.load.maxSeconds * 1000).then((s) => ({ status: s }));
   const first = await Promise.race([fired, ended]);
@@ -90,6 +93,17 @@ export async function loadUntilCut(
   }
   const atMs = Date.now() - started;
   return { status, atMs, ...(await cutPower(live, load, cleanup)) };
+}
+
+/**
+ * Arms only once the load has commits behind it, so the ledger check after recovery has
+ * acknowledged commits to look for (the page cleaner can fill the armed threshold within a second).
+ */
+async function warmUp(load: { ackedSoFar(): number }, connections: number): Promise<void> {
+  const until = Date.now() + WARM_UP_MAX_MS;
+  while (load.ackedSoFar() < connections * WARM_UP_COMMITS && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Freeze and kill the server, then fail the held I/O so it can die, then take the disk down. */

@@ -109,7 +109,7 @@ export function register(program: Command): void {
     .option('--buffer-pool <size>', 'innodb_buffer_pool_size', '64M')
     .option('--redo-size <size>', 'innodb_log_file_size', '96M')
     .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", 'armed 16')
-    .option('--size <size>', 'disk size', '1G')
+    .option('--size <size>', 'disk size', '512M')
     .option('--seed <seed>', 'seed for the load and the fates of pending writes', '1')
     .option('--load <kind>', 'builtin (with ledger) or sysbench', 'builtin')
     .option('--connections <n>', 'client connections', '4')
