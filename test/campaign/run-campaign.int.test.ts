@@ -119,3 +119,24 @@ t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
   t.ok(existsSync(join(out, 'index.html')), 'merge renders the report');
   t.same(await leftoversUnder(base), []);
 });
+
+t.test('a negative control that never tears fails the campaign as blind, said plainly', async (t) => {
+  // 16 KiB atomic writes on a filesystem that keeps pages 16 KiB-aligned cannot tear a page, so a
+  // scenario there that claims to be a negative control sees nothing
+  const blindFile = join(base, 'blind.yml');
+  writeFileSync(
+    blindFile,
+    readFileSync(file, 'utf8')
+      .replace(/^name: small$/m, 'name: blind')
+      .replace(/scenarios:[\s\S]*$/, 'scenarios:\n  - name: aligned\n    server: {doublewrite: off}\n    disk: {atomic: 16k, fs: ext4-bigalloc16k}\n    expect: torn-reproduced\n'),
+  );
+  const out = join(base, 'blind');
+  const run = await rig(['campaign', blindFile, '--out', out], env);
+  const results = readResults(out);
+  t.equal(results.cycles[0]?.tornPagesBefore.length, 0, `no page tore (${run.stderr.trim()})`);
+  t.equal(results.scenarios[0]?.blind, true);
+  t.equal(results.outcome, 'fail');
+  t.equal(run.exitCode, 1);
+  t.match(run.stderr, /BLIND: the negative control 'aligned' never reproduced a torn page in 1 cycle,/);
+  t.match(run.stdout, /aligned: torn-reproduced BLIND/);
+});

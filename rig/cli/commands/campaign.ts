@@ -120,7 +120,7 @@ function printEnd(results: CampaignResults, report: string | null): void {
   if (report) process.stdout.write(`report: ${report}\n`);
   for (const s of results.scenarios.filter((x) => x.blind)) {
     process.stderr.write(
-      `rig: BLIND: the negative control '${s.name}' never reproduced a torn page in ${s.cyclesRun} cycles, ` +
+      `rig: BLIND: the negative control '${s.name}' never reproduced a torn page in ${s.cyclesRun} cycle${s.cyclesRun === 1 ? '' : 's'}, ` +
         'so this run cannot show the rig would see one; the campaign fails. Check the trigger and the atomic unit.\n',
     );
   }
