@@ -24,9 +24,9 @@ export function cycleLine(n: number, total: number, record: CycleRecord, seconds
   return `[${n}/${total}] ${record.id}: ${record.verdict} (${detail}${held}) ${seconds.toFixed(1)} s`;
 }
 
-/** `total` cycles planned, `done` of them finished before (a resumed run). */
-export function createProgress(total: number, done: number, tty: boolean): CampaignProgress {
-  return tty ? barProgress(total, done) : plainProgress(total);
+/** `total` cycles planned; `finished`: those an earlier, resumed run recorded. */
+export function createProgress(total: number, finished: CycleRecord[], tty: boolean): CampaignProgress {
+  return tty ? barProgress(total, finished) : plainProgress(total);
 }
 
 function plainProgress(total: number): CampaignProgress {
@@ -39,7 +39,7 @@ function plainProgress(total: number): CampaignProgress {
   };
 }
 
-function barProgress(total: number, done: number): CampaignProgress {
+function barProgress(total: number, finished: CycleRecord[]): CampaignProgress {
   const multi = new cliProgress.MultiBar(
     {
       format: '{bar} {value}/{total} | {scenario} cycle {cycle} | {phase} | {counts} | ETA {eta}',
@@ -50,12 +50,13 @@ function barProgress(total: number, done: number): CampaignProgress {
     cliProgress.Presets.shades_classic,
   );
   const counts = new Map<Verdict, number>();
+  for (const r of finished) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
   const countText = () => [...counts].map(([v, c]) => `${v} ${c}`).join(', ') || 'no verdicts yet';
   const started = Date.now();
   let finishedHere = 0;
   // cycles take tens of seconds each: the mean so far says more than a rate over the last few ticks
   const eta = (n: number) => formatSeconds(((Date.now() - started) / finishedHere / 1000) * (total - n));
-  const bar = multi.create(total, done, { scenario: '', cycle: '', phase: 'starting', counts: countText(), eta: 'after the first cycle' });
+  const bar = multi.create(total, finished.length, { scenario: '', cycle: '', phase: 'starting', counts: countText(), eta: 'after the first cycle' });
   return {
     cycleStarted: (_n, cycle) => bar.update({ scenario: cycle.scenario, cycle: cycle.cycle, phase: 'starting' }),
     phase: (phase) => bar.update({ phase }),

@@ -75,11 +75,12 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
   const first = runtimes.get(loaded.scenarios[0]!.settings.name)!;
   const environment = await describeEnvironment(first.runtime);
   return runInterruptible(async (signal) => {
-    await sweepLeftovers();
+    const swept = await sweepLeftovers();
+    for (const line of [...swept.removed, ...swept.problems]) process.stderr.write(`rig: leftover of an earlier run: ${line}\n`);
     if (o.resume && !resume) process.stderr.write(`rig: nothing to resume in ${o.out} (no results.json); starting the campaign\n`);
     if (!resume) clearEarlierRun(dir);
     const finished = resume?.finished ?? [];
-    const progress = createProgress(planned.length, finished.length, process.stderr.isTTY === true);
+    const progress = createProgress(planned.length, finished, process.stderr.isTTY === true);
     let run;
     try {
       run = await runCampaign({
