@@ -16,6 +16,9 @@ const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary'
 // Naming any --exclude replaces tap's defaults, so they are named again here.
 tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
+// Integration files share loop devices, the CPU and (one of them) fills every free loop device
+// on purpose: the full suite runs its files one at a time.
+else tapArgs.push('--jobs=1');
 tapArgs.push(...rest);
 
 const child = spawn('node_modules/.bin/tap', tapArgs, { stdio: ['ignore', 'pipe', 'inherit'] });

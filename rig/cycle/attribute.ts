@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import { isPageFree } from '../pages/page-allocation.js';
 import type { Attribution, TornPage } from '../results/types.js';
 import type { TornPageTruth } from './torn-pages.js';
 
@@ -60,6 +61,7 @@ export function describeTornPages(
     const space = spaceOf(before, t.file);
     const pageSize = before.files.find((f) => f.file === t.file)?.format.pageSize ?? 16384;
     const validAfter = after ? !invalidAfter.has(key(t.file, t.page)) : null;
+    const freedAfter = validAfter === false && isPageFree(`${datadir}/${t.file}`, t.page, pageSize) === true;
     return {
       file: t.file,
       space,
@@ -68,6 +70,7 @@ export function describeTornPages(
       invalidBefore: invalidBefore.get(key(t.file, t.page)) ?? null,
       validAfter,
       attribution: validAfter ? attribute(t, space, copies, lsnAfterRecovery(datadir, t.file, t.page, pageSize)) : null,
+      ...(freedAfter ? { freedAfter } : {}),
     };
   });
 }

@@ -34,10 +34,12 @@ export function judgeCycle(input: JudgeInput): Judgement {
       reason: `${tornText}; ${plural(input.ledger.missing, 'acknowledged commit')} missing after recovery`,
     };
   }
-  const stillTorn = input.torn.filter((p) => p.validAfter === false).length;
+  // A page the tablespace has freed holds no data: torn or not, it is no corruption.
+  const stillTorn = input.torn.filter((p) => p.validAfter === false && !p.freedAfter).length;
+  const invalidAfter = input.pagesAfter.filter((p) => !p.free).length;
   const problems = [
     stillTorn ? `${plural(stillTorn, 'torn page')} still invalid after recovery` : '',
-    input.pagesAfter.length ? `${plural(input.pagesAfter.length, 'invalid page')} after recovery` : '',
+    invalidAfter ? `${plural(invalidAfter, 'invalid page')} in use after recovery` : '',
     input.checkTable.failed.length ? `CHECK TABLE failed on ${input.checkTable.failed.length} of ${input.checkTable.tables}` : '',
   ].filter(Boolean);
   if (problems.length) {
@@ -45,9 +47,11 @@ export function judgeCycle(input: JudgeInput): Judgement {
   }
   const ledger = input.ledger.checked ? `all ${input.ledger.acked} acknowledged commits present` : 'ledger not checked';
   if (!torn) return { verdict: 'no-torn', reason: `${tornText}; recovered, ${ledger}` };
+  const freed = input.torn.filter((p) => p.freedAfter).length;
+  const freedText = freed ? `; ${plural(freed, 'torn page')} left invalid in space the tablespace has freed` : '';
   const by = (a: string) => input.torn.filter((p) => p.attribution === a).length;
   return {
     verdict: 'restored',
-    reason: `${tornText}, all valid after recovery (doublewrite ${by('doublewrite')}, redo ${by('redo')}, unexplained ${by('unexplained')}); ${ledger}`,
+    reason: `${tornText}, all in use valid after recovery (doublewrite ${by('doublewrite')}, redo ${by('redo')}, unexplained ${by('unexplained')})${freedText}; ${ledger}`,
   };
 }

@@ -22,6 +22,7 @@ import { PhaseTimer } from './phase-timer.js';
 import { ensurePreparedImage } from './prepared-image.js';
 import { mountAndScanCrashImage, recoverServer } from './recover.js';
 import { findTornPages } from './torn-pages.js';
+import { isPageFree } from '../pages/page-allocation.js';
 
 export interface CycleInput {
   id: string;
@@ -68,7 +69,11 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     );
     await timer.time('scanAfter', async () => {
       record.tornPagesBefore = describeTornPages(truths, scanned.scan, scanned.copies, recovery.scanAfter, scanned.datadir);
-      record.pagesAfter = (recovery.scanAfter?.invalid ?? []).map((p) => ({ file: p.file, space: p.space, page: p.page, reason: `${p.reason}: ${p.detail}` }));
+      record.pagesAfter = (recovery.scanAfter?.invalid ?? []).map((p) => {
+        const pageSize = recovery.scanAfter!.files.find((f) => f.file === p.file)?.format.pageSize ?? settings.server.pageSize;
+        const free = isPageFree(join(scanned.datadir, p.file), p.page, pageSize) === true;
+        return { file: p.file, space: p.space, page: p.page, reason: `${p.reason}: ${p.detail}`, ...(free ? { free } : {}) };
+      });
     });
     await timer.time('judge', () => {
       writeFileSync(join(input.dir, 'error.log'), recovery.errorLog);

@@ -97,6 +97,8 @@ export interface TornPage {
   invalidBefore: string | null; // the verifier's reason, null if the torn page still verified
   validAfter: boolean | null; // null when the server did not recover
   attribution: Attribution | null; // null when the server did not recover
+  /** Still invalid after recovery, but the tablespace has freed the page: it holds no data. */
+  freedAfter?: boolean;
 }
 
 export interface InvalidPage {
@@ -104,6 +106,7 @@ export interface InvalidPage {
   space: number | null;
   page: number;
   reason: string;
+  free?: boolean; // the tablespace's extent descriptors mark the page free (it holds no data)
 }
 
 export type LogEventKind =
