@@ -60,4 +60,6 @@ export interface ServerRuntime {
    * RigError instead.
    */
   start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome>;
+  /** Releases what the runtime holds (the docker runtime: an engine it started). */
+  close?(): Promise<void>;
 }

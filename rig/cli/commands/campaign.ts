@@ -107,6 +107,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
       });
     } finally {
       progress.stop();
+      for (const r of new Set(runtimes.values())) await r.runtime.close?.();
     }
     printEnd(run.results, run.report);
     return outcomeExitCode(run.results.outcome);

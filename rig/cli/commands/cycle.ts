@@ -73,8 +73,8 @@ async function cycle(o: CycleOptions): Promise<number> {
   const dir = resolve(o.out ?? mkdtempSync(join(tmpdir(), 'rig-cycle-')));
   return runInterruptible(async (signal) => {
     await sweepLeftovers();
-    const runtime = await createRuntime(scenario.settings);
-    {
+    const runtime = await createRuntime(scenario.settings, signal);
+    try {
       const { server, version } = await runtime.describe();
       const record = await runCycle({
         id: 'cycle',
@@ -93,6 +93,8 @@ async function cycle(o: CycleOptions): Promise<number> {
       process.stdout.write(formatCycleSummary(record) + `\n  record: ${join(dir, 'cycle.json')}\n`);
       if (record.verdict === 'rig-error') return 3;
       return record.expectationHeld ? 0 : 1;
+    } finally {
+      await runtime.close?.();
     }
   });
 }

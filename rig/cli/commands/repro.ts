@@ -37,7 +37,8 @@ async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }
     }
     const cleanup = new CleanupStack();
     try {
-      const runtime = await createRuntime(record.settings);
+      const runtime = await createRuntime(record.settings, signal);
+      cleanup.push('runtime', async () => runtime.close?.());
       const runDir = makeRunDir();
       cleanup.push('run dir', async () => runDir.remove());
       const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, 120_000);
