@@ -10,7 +10,7 @@ const args = process.argv.slice(2);
 const fast = args.includes('--fast');
 const minAt = args.indexOf('--coverage-min');
 const coverageMin = minAt >= 0 ? Number(args[minAt + 1]) : null;
-const rest = args.filter((a, i) => a !== '--fast' && i !== minAt && i !== minAt + 1);
+const rest = args.filter((a, i) => a !== '--fast' && (minAt < 0 || (i !== minAt && i !== minAt + 1)));
 
 const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary', '--coverage-report=text-summary'];
 // Naming any --exclude replaces tap's defaults, so they are named again here.

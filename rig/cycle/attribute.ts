@@ -1,9 +1,10 @@
 /**
  * Joins the torn pages (ground truth) with the scans: why each was invalid before recovery,
  * whether it is valid after, and what restored it. `doublewrite`: the crash image's doublewrite
- * area held a valid copy of that page at the LSN of the version that tore (or later); `redo`: no
- * such copy, yet the page came back valid (rebuilt from the log); `unexplained`: valid again but
- * neither fits (e.g. the page holds an LSN older than the write that tore it).
+ * area held a valid copy of that page at least as new as the version the torn write overwrote (the
+ * server restores it, and redo brings it forward); `redo`: no such copy, yet the page came back at
+ * the torn version's LSN or later (rebuilt from the log, e.g. a page the log initialises);
+ * `unexplained`: valid again, but neither fits.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
@@ -28,7 +29,7 @@ function attribute(
   lsnAfter: bigint | null,
 ): Attribution {
   const fitting = copies.some(
-    (c) => c.valid && c.space === space && c.page === truth.page && BigInt(c.lsn) >= truth.newLsn,
+    (c) => c.valid && c.space === space && c.page === truth.page && BigInt(c.lsn) >= truth.oldLsn,
   );
   if (fitting) return 'doublewrite';
   if (lsnAfter !== null && lsnAfter >= truth.newLsn) return 'redo';
