@@ -2,7 +2,9 @@
  * Ground truth: which tablespace pages the crash image holds torn. A page is torn when one pending
  * write covered it and, of the atomic units of that page which the write changed, some landed and
  * some did not. Device ranges become (file, page) through the crash image's extents (FIEMAP).
- * Pages in the system tablespace's doublewrite area are copies, not live pages, and are left out.
+ * Pages in the system tablespace's doublewrite area are copies, not live pages, and are left out;
+ * so are pages in extents the crash image's filesystem still marks unwritten: whatever reached the
+ * device there, the file reads as zeros (the extent's conversion was itself lost with the cut).
  */
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import { unitSpan } from '../../faults/crash-plan.js';
@@ -58,17 +60,19 @@ export function findTornPages(
     if (w.fate !== 'torn') return;
     const entry = journal[i]!;
     const landed = new Set(w.unitsLanded);
-    const byPage = new Map<string, { file: string; page: number; pieces: UnitPiece[]; start: number }>();
+    const byPage = new Map<string, { file: string; page: number; pieces: UnitPiece[]; start: number; unwritten: boolean }>();
     for (const hit of mapRangeToPages(map, entry.offset, entry.length)) {
       if (hit.page === null || hit.kind === null || hit.kind === 'dblwr') continue;
       if (hit.kind === 'system' && hit.file === './ibdata1' && inDoublewriteArea(doublewriteArea, hit.page)) continue;
       const key = `${hit.file}#${hit.page}`;
-      const slot = byPage.get(key) ?? { file: hit.file, page: hit.page, pieces: [], start: -1 };
+      const slot = byPage.get(key) ?? { file: hit.file, page: hit.page, pieces: [], start: -1, unwritten: false };
+      slot.unwritten ||= hit.unwritten;
       if (hit.pageOffset === 0) slot.start = hit.deviceOffset;
       slot.pieces.push(...piecesOf(hit, entry, landed, plan.atomicUnit));
       byPage.set(key, slot);
     }
-    for (const { file, page, pieces, start } of byPage.values()) {
+    for (const { file, page, pieces, start, unwritten } of byPage.values()) {
+      if (unwritten) continue;
       const changed = pieces.filter((p) => p.changed);
       if (!changed.some((p) => p.landed) || !changed.some((p) => !p.landed)) continue;
       pieces.sort((a, b) => a.pageOffset - b.pageOffset);

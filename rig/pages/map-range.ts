@@ -13,6 +13,8 @@ export interface PageHit {
   pageOffset: number;
   length: number;
   deviceOffset: number;
+  /** The extent is allocated but unwritten in this image: the filesystem reads it as zeros. */
+  unwritten: boolean;
 }
 
 /** `pageSize` overrides the page size read from each tablespace (e.g. for a damaged page 0). */
@@ -26,7 +28,7 @@ export function mapRangeToPages(map: ExtentMap, offset: number, length: number, 
     const to = Math.min(end, extent.physical + extent.length);
     if (from >= to) continue;
     const fileFrom = extent.logical + (from - extent.physical);
-    hits.push(...splitByPage(extent.file, fileFrom, to - from, from, pageSize));
+    hits.push(...splitByPage(extent.file, fileFrom, to - from, from, extent.unwritten, pageSize));
   }
   return hits;
 }
@@ -48,16 +50,16 @@ function firstCandidate(map: ExtentMap, offset: number): number {
   return found;
 }
 
-function splitByPage(file: MappedFile, fileOffset: number, length: number, deviceOffset: number, override?: number): PageHit[] {
+function splitByPage(file: MappedFile, fileOffset: number, length: number, deviceOffset: number, unwritten: boolean, override?: number): PageHit[] {
   const ps = file.pageSize === null ? null : (override ?? file.pageSize);
-  if (ps === null) return [{ file: file.rel, kind: file.kind, page: null, pageOffset: fileOffset, length, deviceOffset }];
+  if (ps === null) return [{ file: file.rel, kind: file.kind, page: null, pageOffset: fileOffset, length, deviceOffset, unwritten }];
   const hits: PageHit[] = [];
   for (let at = fileOffset; at < fileOffset + length; ) {
     const pageEnd = (Math.floor(at / ps) + 1) * ps;
     const piece = Math.min(pageEnd, fileOffset + length) - at;
     hits.push({
       file: file.rel, kind: file.kind, page: file.firstPage + Math.floor(at / ps), pageOffset: at % ps,
-      length: piece, deviceOffset: deviceOffset + (at - fileOffset),
+      length: piece, deviceOffset: deviceOffset + (at - fileOffset), unwritten,
     });
     at += piece;
   }

@@ -49,7 +49,7 @@ function fakeMap(): ExtentMap {
 t.test('a device range maps to (file, page, range in page)', async (t) => {
   const map = fakeMap();
   t.same(mapRangeToPages(map, (1 << 20) + 16384, 16384), [
-    { file: './db/t.ibd', kind: 'table', page: 1, pageOffset: 0, length: 16384, deviceOffset: (1 << 20) + 16384 },
+    { file: './db/t.ibd', kind: 'table', page: 1, pageOffset: 0, length: 16384, deviceOffset: (1 << 20) + 16384, unwritten: false },
   ], 'one whole page');
   t.same(mapRangeToPages(map, (4 << 20) + 4096 + 8192, 16384).map((h) => [h.page, h.pageOffset, h.length]), [
     [2, 8192, 8192], [3, 0, 8192],
