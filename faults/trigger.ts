@@ -1,35 +1,58 @@
-/** Cut triggers as users write them (`armed 16`, `after-writes 500`, `at-time 5s`, `manual`). */
+/**
+ * Cut triggers as users write them: `armed 16` (or `armed`), `after-writes 5000`, `at-time 5s`
+ * (or 800ms), and `manual`, which only a person fires (so a campaign cannot use it).
+ */
 import { badInput } from '../rig/errors.js';
 import type { TriggerSpec } from '../rig/results/types.js';
 
-export const DEFAULT_TRIGGER: TriggerSpec = { kind: 'armed', pendingPageWrites: 16 };
+export const DEFAULT_ARMED_PAGE_WRITES = 16;
+export const DEFAULT_TRIGGER: TriggerSpec = { kind: 'armed', pendingPageWrites: DEFAULT_ARMED_PAGE_WRITES };
+const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
-export function parseTrigger(text: string): TriggerSpec {
-  const fix = "use 'armed N', 'after-writes N', 'at-time 5s' (or ms) or 'manual'";
-  const [kind, arg, ...extra] = text.trim().split(/[\s=:]+/);
-  const count = (what: string): number => {
-    const n = Number(arg);
-    if (!arg || extra.length || !Number.isInteger(n) || n < 1) {
-      throw badInput(`--trigger '${text}': ${what} needs a whole number of at least 1; ${fix}`);
-    }
-    return n;
-  };
+function wholeNumber(text: string): number | null {
+  return /^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text)) ? Number(text) : null;
+}
+
+function parseDuration(text: string): number | null {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text);
+  if (!match) return null;
+  const ms = Math.round(Number(match[1]) * DURATION_MS[match[2]!]!);
+  return ms > 0 ? ms : null;
+}
+
+/** The trigger, or a one-line reason (with the fix) why the text is not one. */
+export function readTrigger(text: string, allowManual: boolean): TriggerSpec | string {
+  const use = `use 'armed 16', 'after-writes N'${allowManual ? ", 'at-time 5s' or 'manual'" : " or 'at-time 5s'"}`;
+  const [kind, arg, ...extra] = text.trim().split(/\s+/);
+  if (extra.length > 0) return `'${text}' has too many words; ${use}`;
   switch (kind) {
-    case 'armed':
-      return { kind, pendingPageWrites: arg === undefined ? 16 : count('armed') };
-    case 'after-writes':
-      return { kind, writes: count('after-writes') };
+    case 'armed': {
+      const n = arg === undefined ? DEFAULT_ARMED_PAGE_WRITES : wholeNumber(arg);
+      return n ? { kind: 'armed', pendingPageWrites: n } : `'${text}' needs a count of 1 or more, e.g. 'armed 16'`;
+    }
+    case 'after-writes': {
+      const n = arg === undefined ? null : wholeNumber(arg);
+      return n ? { kind: 'after-writes', writes: n } : `'${text}' needs a count of 1 or more, e.g. 'after-writes 5000'`;
+    }
     case 'at-time': {
-      const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(arg ?? '');
-      if (!m || extra.length) throw badInput(`--trigger '${text}': at-time needs a duration like 5s or 800ms; ${fix}`);
-      return { kind, ms: Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : 1000)) };
+      const ms = arg === undefined ? null : parseDuration(arg);
+      return ms ? { kind: 'at-time', ms } : `'${text}' needs a time above zero, e.g. 'at-time 5s' or 'at-time 800ms'`;
     }
     case 'manual':
-      if (arg !== undefined) throw badInput(`--trigger '${text}': manual takes no argument; ${fix}`);
-      return { kind };
+      if (allowManual && arg === undefined) return { kind: 'manual' };
+      return allowManual
+        ? `'${text}': manual takes no argument; ${use}`
+        : `'manual' waits for a person to fire the cut, and nobody does in a campaign; ${use}`;
     default:
-      throw badInput(`--trigger '${text}' is not a trigger the disk has; ${fix}`);
+      return `'${text}' is not a trigger the disk has; ${use}`;
   }
+}
+
+/** For the command line: the trigger, or bad input (exit 2) naming the fix. */
+export function parseTrigger(text: string): TriggerSpec {
+  const trigger = readTrigger(text, true);
+  if (typeof trigger === 'string') throw badInput(`--trigger ${trigger}`);
+  return trigger;
 }
 
 export function formatTrigger(t: TriggerSpec): string {

@@ -13,6 +13,7 @@ import type { HelperStatus } from '../../faults/helper-status.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { datadirOn, makeRunDir } from './server-dirs.js';
+import { diskOptionsFor } from './disk-options.js';
 
 const START_TIMEOUT_MS = 120_000;
 const EXIT_AFTER_KILL_MS = 30_000;
@@ -34,16 +35,7 @@ export async function startOnPreparedImage(
   signal?: AbortSignal,
 ): Promise<LiveServer> {
   mkdirSync(dir, { recursive: true });
-  const disk = await startDisk({
-    dir,
-    sizeBytes: settings.disk.sizeBytes,
-    fs: settings.disk.fs,
-    atomicUnit: settings.disk.atomicUnit,
-    pageSize: settings.server.pageSize,
-    journalMaxBytes: settings.disk.journalMaxBytes,
-    fromImage: preparedImage,
-    trigger: null,
-  });
+  const disk = await startDisk(diskOptionsFor(settings, dir, { fromImage: preparedImage }));
   cleanup.push('load disk', () => disk.down());
   const runDir = makeRunDir();
   cleanup.push('load run dir', async () => runDir.remove());

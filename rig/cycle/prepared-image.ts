@@ -13,6 +13,7 @@ import type { ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { datadirOn, makeRunDir } from './server-dirs.js';
+import { diskOptionsFor } from './disk-options.js';
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -36,14 +37,7 @@ async function buildPreparedImage(
   buildDir: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  const disk = await startDisk({
-    dir: buildDir,
-    sizeBytes: settings.disk.sizeBytes,
-    fs: settings.disk.fs,
-    atomicUnit: settings.disk.atomicUnit,
-    pageSize: settings.server.pageSize,
-    trigger: null,
-  });
+  const disk = await startDisk(diskOptionsFor(settings, buildDir));
   const runDir = makeRunDir();
   try {
     const spec = { datadir: datadirOn(disk.target), runDir: runDir.path, settings: settings.server, signal };

@@ -13,6 +13,7 @@ import type { ServerRuntime } from '../runtime/types.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { DATADIR_NAME, datadirOn, makeRunDir } from './server-dirs.js';
+import { diskOptionsFor } from './disk-options.js';
 
 const RECOVERY_TIMEOUT_MS = 120_000;
 
@@ -31,16 +32,7 @@ export async function mountAndScanCrashImage(
   cleanup: CleanupStack,
 ): Promise<CrashScan> {
   mkdirSync(dir, { recursive: true });
-  const disk = await startDisk({
-    dir,
-    sizeBytes: settings.disk.sizeBytes,
-    fs: settings.disk.fs,
-    atomicUnit: settings.disk.atomicUnit,
-    pageSize: settings.server.pageSize,
-    journalMaxBytes: settings.disk.journalMaxBytes,
-    adoptImage: crashImage,
-    trigger: null,
-  });
+  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }));
   cleanup.push('recovery disk', () => disk.down());
   const datadir = datadirOn(disk.target);
   const [scan, extents, copies] = await Promise.all([

@@ -10,6 +10,7 @@ import { rebuildCrashImage } from '../../faults/crash-image.js';
 import { readRecord } from '../../faults/disk-record.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
+import { diskOptionsFor } from './disk-options.js';
 
 export function reproDir(cycleDir: string): string {
   return join(cycleDir, 'repro');
@@ -37,17 +38,7 @@ export async function rebuildAndServe(cycleDir: string): Promise<{ record: Cycle
     rmSync(dir, { recursive: true, force: true });
     throw rigFailure(`rebuilt crash image has sha256 ${sha256}, the record says ${record.crashImageSha256}`);
   }
-  const s = record.settings;
-  const disk = await startDisk({
-    dir,
-    sizeBytes: s.disk.sizeBytes,
-    fs: s.disk.fs,
-    atomicUnit: s.disk.atomicUnit,
-    pageSize: s.server.pageSize,
-    journalMaxBytes: s.disk.journalMaxBytes,
-    adoptImage: image,
-    trigger: null,
-  });
+  const disk = await startDisk(diskOptionsFor(record.settings, dir, { adoptImage: image }));
   return { record, disk, sha256 };
 }
 
