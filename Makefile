@@ -5,7 +5,7 @@ APT_PACKAGES := fuse3 libfuse3-dev pkg-config e2fsprogs xfsprogs util-linux \
 	mariadb-server mariadb-client sysbench chromium docker.io debootstrap fio
 NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
-COVERAGE_MIN ?= 70
+COVERAGE_MIN ?= 90
 
 .PHONY: setup apt npm helper build demo test test-fast test-integration test-docker bench clean
 
