@@ -17,8 +17,8 @@ import { diskOptionsFor } from './disk-options.js';
 
 const START_TIMEOUT_MS = 120_000;
 const EXIT_AFTER_KILL_MS = 30_000;
-const WARM_UP_COMMITS = 25; // per connection
-const WARM_UP_MAX_MS = 3000;
+const WARM_UP_COMMITS = 250; // per connection
+const WARM_UP_MAX_MS = 8000;
 
 export interface LiveServer {
   disk: PowerFailDisk;
