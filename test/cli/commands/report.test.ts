@@ -1,30 +1,11 @@
-import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { register } from '../../../rig/cli/commands/report.js';
+import { runCommand } from '../../fixtures/run-command.js';
 import { copyQuickCampaign } from '../../fixtures/report/load-fixture.js';
 
-/** Runs `rig report ...args` in-process; returns what it printed and the exit code it set. */
-async function runReport(args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command('rig').exitOverride();
-  register(program);
-  let out = '';
-  let err = '';
-  const write = process.stdout.write;
-  const writeErr = process.stderr.write;
-  process.stdout.write = ((s: string) => ((out += s), true)) as typeof write;
-  process.stderr.write = ((s: string) => ((err += s), true)) as typeof writeErr;
-  const before = process.exitCode;
-  try {
-    await program.parseAsync(['node', 'rig', 'report', ...args]);
-    return { out, err, code: Number(process.exitCode ?? 0) };
-  } finally {
-    process.stdout.write = write;
-    process.stderr.write = writeErr;
-    process.exitCode = before;
-  }
-}
+const runReport = (args: string[]) => runCommand(register, ['report', ...args]);
 
 t.test('rig report DIR writes DIR/index.html and prints its path', async (t) => {
   const run = await copyQuickCampaign();

@@ -1,30 +1,11 @@
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import t from 'tap';
 import { register } from '../../../rig/cli/commands/scan.js';
+import { runCommand } from '../../fixtures/run-command.js';
 import { makeTempDir, writeMariadbDatadir } from '../../fixtures/pages/synthetic-datadir.js';
 
-/** Runs `rig scan ...args` in-process; returns what it printed and the exit code it set. */
-async function runScan(args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command('rig').exitOverride();
-  register(program);
-  let out = '';
-  let err = '';
-  const write = process.stdout.write;
-  const writeErr = process.stderr.write;
-  process.stdout.write = ((s: string) => ((out += s), true)) as typeof write;
-  process.stderr.write = ((s: string) => ((err += s), true)) as typeof writeErr;
-  const before = process.exitCode;
-  try {
-    await program.parseAsync(['node', 'rig', 'scan', ...args]);
-    return { out, err, code: Number(process.exitCode ?? 0) };
-  } finally {
-    process.stdout.write = write;
-    process.stderr.write = writeErr;
-    process.exitCode = before;
-  }
-}
+const runScan = (args: string[]) => runCommand(register, ['scan', ...args]);
 
 t.test('clean datadir: exit 0 and a summary line', async (t) => {
   const dir = makeTempDir(t, 'rig-scan-');
