@@ -36,6 +36,7 @@ struct disk {
 	uint64_t writes_since_arm;
 	uint64_t arm_generation;
 
+	uint64_t inflight; /* writes admitted before the cut and not yet journaled */
 	int cut, released;
 	const char *cut_reason;
 	uint64_t cut_pending, cut_pending_pages;

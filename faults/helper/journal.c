@@ -15,7 +15,6 @@ static void drop_entry(struct journal *j, struct jentry *e)
 {
 	j->bytes -= 2ull * e->len;
 	free(e->old);
-	free(e->new);
 	e->old = e->new = NULL;
 }
 
@@ -28,8 +27,7 @@ static void compact(struct journal *j)
 	j->head = 0;
 }
 
-int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len,
-		unsigned char *old, unsigned char *new)
+int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
 {
 	if (j->n == j->cap) {
 		compact(j);
@@ -42,7 +40,7 @@ int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len,
 			j->cap = cap;
 		}
 	}
-	j->e[j->n++] = (struct jentry){ seq, off, len, old, new };
+	j->e[j->n++] = (struct jentry){ seq, off, len, data, data + len };
 	j->bytes += 2ull * len;
 	while (j->bytes > j->max_bytes && j->head < j->n - 1) {
 		drop_entry(j, &j->e[j->head++]);

@@ -10,8 +10,8 @@ struct jentry {
 	uint64_t seq;
 	uint64_t off;
 	uint32_t len;
-	unsigned char *old; /* bytes the write overwrote */
-	unsigned char *new; /* bytes the write brought */
+	unsigned char *old; /* bytes the write overwrote; one allocation of 2*len, owned */
+	unsigned char *new; /* bytes the write brought: old + len */
 };
 
 struct journal {
@@ -24,9 +24,8 @@ struct journal {
 };
 
 void journal_init(struct journal *j, uint64_t max_bytes);
-/* Takes ownership of old and new. Returns 0 or -ENOMEM. */
-int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len,
-		unsigned char *old, unsigned char *new);
+/* Takes ownership of data: 2*len bytes, the old bytes then the new. Returns 0 or -ENOMEM. */
+int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
 /* A flush that began when `seq` was the next sequence number makes every earlier write durable. */
 void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);

@@ -44,8 +44,10 @@ void disk_cut_locked(const char *reason)
 {
 	if (D.cut)
 		return;
-	D.cut = 1;
+	D.cut = 1; /* from here on new requests are held */
 	D.cut_reason = reason;
+	while (D.inflight > 0) /* writes already under way finish journaling first */
+		pthread_cond_wait(&D.changed, &D.lock);
 	D.cut_pending = journal_pending(&D.journal);
 	D.cut_pending_pages = journal_pending_at_least(&D.journal, D.page_size);
 	D.dump_rc = journal_dump(&D.journal, D.journal_path);
@@ -195,21 +197,48 @@ static int read_old(unsigned char *old, size_t len, off_t off)
 	return 0;
 }
 
-static int write_journaled_locked(const char *buf, size_t len, off_t off)
+/*
+ * Writes to the same stripe of the device serialise on its lock, so overlapping writes read their
+ * old bytes, reach the image and take their sequence numbers in one order; writes to different
+ * stripes proceed in parallel. The global lock is held only to admit a write and to journal it.
+ */
+#define STRIPES 64
+#define STRIPE_SHIFT 20 /* 1 MiB; a write is at most max_write (1 MiB), so it spans <= 2 stripes */
+static pthread_mutex_t stripe_locks[STRIPES];
+
+static void stripes_of(off_t off, size_t len, unsigned *a, unsigned *b)
 {
-	unsigned char *old = malloc(len), *new = malloc(len);
-	int rc = old && new ? read_old(old, len, off) : -ENOMEM;
+	unsigned x = (unsigned)(((uint64_t)off >> STRIPE_SHIFT) % STRIPES);
+	unsigned y = (unsigned)((((uint64_t)off + len - 1) >> STRIPE_SHIFT) % STRIPES);
+	*a = x < y ? x : y;
+	*b = x < y ? y : x;
+}
+
+static int write_journaled(const char *buf, size_t len, off_t off)
+{
+	unsigned a, b;
+	stripes_of(off, len, &a, &b);
+	pthread_mutex_lock(&stripe_locks[a]);
+	if (b != a)
+		pthread_mutex_lock(&stripe_locks[b]);
+	unsigned char *data = malloc(2 * len);
+	int rc = data ? read_old(data, len, off) : -ENOMEM;
 	if (rc == 0) {
-		memcpy(new, buf, len);
+		memcpy(data + len, buf, len);
 		ssize_t n = pwrite(D.img_fd, buf, len, off);
 		rc = n < 0 ? -errno : n != (ssize_t)len ? -EIO : 0;
 	}
+	pthread_mutex_lock(&D.lock);
 	if (rc == 0)
-		rc = journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, old, new);
-	if (rc != 0) {
-		free(old);
-		free(new);
-	}
+		rc = journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, data);
+	if (--D.inflight == 0)
+		pthread_cond_broadcast(&D.changed);
+	pthread_mutex_unlock(&D.lock);
+	if (rc != 0)
+		free(data);
+	if (b != a)
+		pthread_mutex_unlock(&stripe_locks[b]);
+	pthread_mutex_unlock(&stripe_locks[a]);
 	return rc;
 }
 
@@ -225,9 +254,11 @@ static int pf_write(const char *path, const char *buf, size_t len, off_t off,
 	int rc = D.cut ? disk_hold_locked() : 0;
 	if (rc == 0) {
 		count_write_locked(off, len);
-		rc = write_journaled_locked(buf, len, off);
+		D.inflight++;
 	}
 	pthread_mutex_unlock(&D.lock);
+	if (rc == 0)
+		rc = write_journaled(buf, len, off);
 	return rc < 0 ? rc : (int)len;
 }
 
@@ -293,6 +324,8 @@ static void usage(const char *prog)
 
 int main(int argc, char *argv[])
 {
+	for (int i = 0; i < STRIPES; i++)
+		pthread_mutex_init(&stripe_locks[i], NULL);
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
 		return 2;
