@@ -1,38 +1,52 @@
-/** Byte sizes as users write them: 512, 4k, 16K, 512M, 1G, 1.5G. */
+/**
+ * Byte sizes as people write them, on the command line and in campaign files: 512, 4k, 16K, 64M,
+ * 1G, 16KiB. Units are binary (k = 1024); whole numbers only.
+ */
 import { badInput } from '../rig/errors.js';
 
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
 
+/** Bytes for a size, or null when the value is not one. */
+export function readSize(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  if (typeof value !== 'string') return null;
+  const match = /^\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
+  if (!match) return null;
+  const bytes = Number(match[1]) * UNITS[match[2]!.toLowerCase()]!;
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+/** For the command line: bytes above zero, or bad input (exit 2) naming the flag and the fix. */
 export function parseSize(text: string | number, what: string): number {
-  if (typeof text === 'number' && Number.isInteger(text) && text > 0) return text;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(String(text));
-  const bytes = m ? Math.round(Number(m[1]) * (UNITS[m[2]!.toLowerCase()] ?? 1)) : NaN;
-  if (!Number.isFinite(bytes) || bytes <= 0) {
+  const bytes = readSize(text);
+  if (bytes === null || bytes <= 0) {
     throw badInput(`${what}: '${text}' is not a size; write it like 512, 4k, 16k, 512M or 1G`);
   }
   return bytes;
 }
 
+/** 65536 -> "64K", 67108864 -> "64M", 1000 -> "1000": the shortest form mariadbd also accepts. */
 export function formatSize(bytes: number): string {
-  for (const [suffix, n] of [['G', 1024 ** 3], ['M', 1024 ** 2], ['k', 1024]] as const) {
-    if (bytes >= n && bytes % n === 0) return `${bytes / n}${suffix}`;
+  for (const unit of ['T', 'G', 'M', 'K'] as const) {
+    const factor = UNITS[unit.toLowerCase()]!;
+    if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${unit}`;
   }
   return String(bytes);
 }
 
-export const ATOMIC_UNITS = [512, 4096, 8192, 16384, 32768, 65536] as const;
+/** A size as a person would write it: 4k, 16k, 64M. */
+export function showSize(bytes: number): string {
+  const text = formatSize(bytes);
+  return text.endsWith('K') ? `${text.slice(0, -1)}k` : text;
+}
+
+export const ATOMIC_UNITS = [512, 4096, 8192, 16384, 32768, 65536];
 
 /** The device's atomic write unit: one of 512, 4k, 8k, 16k, 32k, 64k. */
 export function parseAtomicUnit(text: string | number): number {
-  const fix = 'use 512, 4k, 8k, 16k, 32k or 64k';
-  let bytes: number;
-  try {
-    bytes = parseSize(text, '--atomic');
-  } catch {
-    throw badInput(`--atomic: '${text}' is not an atomic write size; ${fix}`);
-  }
-  if (!(ATOMIC_UNITS as readonly number[]).includes(bytes)) {
-    throw badInput(`--atomic: '${text}' is not an atomic write size the disk models; ${fix}`);
+  const bytes = readSize(text);
+  if (bytes === null || !ATOMIC_UNITS.includes(bytes)) {
+    throw badInput(`--atomic: '${text}' is not an atomic write size the disk models; use 512, 4k, 8k, 16k, 32k or 64k`);
   }
   return bytes;
 }

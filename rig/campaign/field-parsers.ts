@@ -4,6 +4,8 @@
  */
 import type { TriggerSpec } from '../results/types.js';
 import { parseSize, showSize } from './size.js';
+import { ATOMIC_UNITS } from '../../faults/sizes.js';
+import { PAGE_SIZES } from '../runtime/server-args.js';
 import { parseTrigger } from './trigger.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -11,8 +13,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const fail = (message: string): Parsed<never> => ({ ok: false, message });
 
-export const ATOMIC_UNITS = [512, 4096, 8192, 16384, 32768, 65536];
-export const PAGE_SIZES = [4096, 8192, 16384, 32768, 65536];
+export { ATOMIC_UNITS } from '../../faults/sizes.js';
+export { PAGE_SIZES } from '../runtime/server-args.js';
 
 /** `'12k'` for a string, `12288` for a number: the value as the file wrote it. */
 export function show(value: unknown): string {

@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { rigFailure } from '../errors.js';
+import { readSize } from '../../faults/sizes.js';
 import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
 import { findServerBinary, type ServerBinary } from './find-server-binary.js';
 import { initializeArgs, serverArgs, validateServerSettings } from './server-args.js';
@@ -41,11 +42,6 @@ export function localLayout(spec: ServerSpec) {
   };
 }
 
-function parseSize(size: string): number {
-  const unit = { k: 1024, m: 1048576, g: 1073741824 }[size.slice(-1).toLowerCase()] ?? 1;
-  return Number.parseInt(size, 10) * unit;
-}
-
 export class LocalRuntime implements ServerRuntime {
   readonly name = 'local' as const;
   private binary: Promise<ServerBinary> | null = null;
@@ -67,7 +63,7 @@ export class LocalRuntime implements ServerRuntime {
     await checkWritableDir(spec.datadir, 'datadir');
     const entries = (await readdir(spec.datadir)).filter((name) => name !== 'lost+found');
     if (entries.length > 0) throw rigFailure(`datadir ${spec.datadir} is not empty: initialize needs an empty one`);
-    await checkFreeSpace(spec.datadir, parseSize(spec.settings.redoSize) + 64 * 1048576, 'datadir');
+    await checkFreeSpace(spec.datadir, (readSize(spec.settings.redoSize) ?? 0) + 64 * 1048576, 'datadir');
     const tool = binary.flavor === 'mariadb' ? binary.installDb : binary.path;
     if (!tool) throw rigFailure('mariadb-install-db was not found: install mariadb-server (make apt)');
     const result = await execa(tool, initializeArgs(spec.datadir, spec.settings, binary.flavor), {
