@@ -1,91 +1,61 @@
 /**
- * Ground truth: which tablespace pages the crash image holds torn. A page is torn when one pending
- * write covered it and, of the atomic units of that page which the write changed, some landed and
- * some did not. Device ranges become (file, page) through the crash image's extents (FIEMAP).
- * Pages in the system tablespace's doublewrite area are copies, not live pages, and are left out;
- * so are pages in extents the crash image's filesystem still marks unwritten: whatever reached the
- * device there, the file reads as zeros (the extent's conversion was itself lost with the cut).
+ * The torn pages of a crash image as the record shows them, before the server touches it: the
+ * truth from content joined with the pre-recovery scan (why each page is invalid) and with the
+ * doublewrite copies the image holds, judged by the server's rules. Page 0's rule needs pages 1-3
+ * of its file as the crash image holds them, so this runs before recovery changes anything.
  */
-import type { CrashPlan } from '../../faults/crash-plan.js';
-import { unitSpan } from '../../faults/crash-plan.js';
-import type { JournalEntry } from '../../faults/journal.js';
-import { mapRangeToPages, type ExtentMap, type PageHit } from '../pages/index.js';
-import { inDoublewriteArea, type DoublewriteArea } from '../pages/doublewrite-area.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import { isAllZero } from '../pages/page-format.js';
+import type { TornPage } from '../results/types.js';
+import { judgeDoublewrite } from './doublewrite-rules.js';
+import type { PageTruth } from './page-truth.js';
 
-export interface TornPageTruth {
-  file: string;
-  page: number;
-  unitsNew: boolean[]; // per atomic unit of the page the write changed, in page order
-  oldLsn: bigint; // LSN of the page version that was overwritten
-  newLsn: bigint; // LSN of the version that tore
-  writeSeq: number;
-}
+const key = (file: string, page: number): string => `${file}#${page}`;
 
-interface UnitPiece {
-  pageOffset: number;
-  landed: boolean;
-  changed: boolean;
-}
-
-function lsnAt(bytes: Buffer, at: number): bigint {
-  return at >= 0 && at + 24 <= bytes.length ? bytes.readBigUInt64BE(at + 16) : 0n;
-}
-
-function piecesOf(hit: PageHit, entry: JournalEntry, landed: Set<number>, unit: number): UnitPiece[] {
-  const { first } = unitSpan(entry.offset, entry.length, unit);
-  const pieces: UnitPiece[] = [];
-  for (let dev = hit.deviceOffset; dev < hit.deviceOffset + hit.length; ) {
-    const unitIndex = Math.floor(dev / unit);
-    const end = Math.min(hit.deviceOffset + hit.length, (unitIndex + 1) * unit);
-    const a = dev - entry.offset;
-    const b = end - entry.offset;
-    pieces.push({
-      pageOffset: hit.pageOffset + (dev - hit.deviceOffset),
-      landed: landed.has(unitIndex - first),
-      changed: !entry.old.subarray(a, b).equals(entry.new.subarray(a, b)),
-    });
-    dev = end;
+/** Whether pages 1-3 of the file are valid (not in the scan's invalid list) and not all zeros. */
+function firstPagesUsable(datadir: string, file: string, pageSize: number, invalid: ReadonlySet<string>): boolean {
+  if ([1, 2, 3].some((n) => invalid.has(key(file, n)))) return false;
+  let fd: number | null = null;
+  try {
+    fd = openSync(join(datadir, file), 'r');
+    const buf = Buffer.alloc(3 * pageSize);
+    if (readSync(fd, buf, 0, buf.length, pageSize) !== buf.length) return false;
+    return [0, 1, 2].every((i) => !isAllZero(buf, i * pageSize, (i + 1) * pageSize));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
-  return pieces;
 }
 
-export function findTornPages(
-  journal: JournalEntry[],
-  plan: CrashPlan,
-  map: ExtentMap,
-  doublewriteArea: DoublewriteArea | null,
-): TornPageTruth[] {
-  const torn: TornPageTruth[] = [];
-  plan.writes.forEach((w, i) => {
-    if (w.fate !== 'torn') return;
-    const entry = journal[i]!;
-    const landed = new Set(w.unitsLanded);
-    const byPage = new Map<string, { file: string; page: number; pieces: UnitPiece[]; start: number; unwritten: boolean }>();
-    for (const hit of mapRangeToPages(map, entry.offset, entry.length)) {
-      if (hit.page === null || hit.kind === null || hit.kind === 'dblwr') continue;
-      if (hit.kind === 'system' && hit.file === './ibdata1' && inDoublewriteArea(doublewriteArea, hit.page)) continue;
-      const key = `${hit.file}#${hit.page}`;
-      const slot = byPage.get(key) ?? { file: hit.file, page: hit.page, pieces: [], start: -1, unwritten: false };
-      slot.unwritten ||= hit.unwritten;
-      if (hit.pageOffset === 0) slot.start = hit.deviceOffset;
-      slot.pieces.push(...piecesOf(hit, entry, landed, plan.atomicUnit));
-      byPage.set(key, slot);
-    }
-    for (const { file, page, pieces, start, unwritten } of byPage.values()) {
-      if (unwritten) continue;
-      const changed = pieces.filter((p) => p.changed);
-      if (!changed.some((p) => p.landed) || !changed.some((p) => !p.landed)) continue;
-      pieces.sort((a, b) => a.pageOffset - b.pageOffset);
-      const headerAt = start < 0 ? -1 : start - entry.offset; // the page header's place in the write
-      torn.push({
-        file,
-        page,
-        unitsNew: pieces.map((p) => p.landed),
-        oldLsn: lsnAt(entry.old, headerAt),
-        newLsn: lsnAt(entry.new, headerAt),
-        writeSeq: w.seq,
-      });
-    }
+export function describeTornPages(
+  truth: readonly PageTruth[],
+  before: DatadirScan,
+  copies: readonly DoublewriteCopy[],
+  checkpointLsn: number | null,
+): TornPage[] {
+  const invalid = new Map(before.invalid.map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
+  const invalidKeys = new Set(invalid.keys());
+  return truth.filter((t) => t.class === 'torn').map((t): TornPage => {
+    const file = before.files.find((f) => f.file === t.file);
+    const space = file?.space ?? null;
+    const firstPages = t.page === 0 && file ? firstPagesUsable(before.datadir, t.file, file.format.pageSize, invalidKeys) : undefined;
+    return {
+      file: t.file,
+      space,
+      page: t.page,
+      unitsNew: t.unitsNew,
+      writes: t.writeSeqs.length,
+      durableLsn: t.durableLsn,
+      newestLsn: t.newestLsn,
+      invalidBefore: invalid.get(key(t.file, t.page)) ?? null,
+      validAfter: null,
+      lsnAfter: null,
+      currentAfter: null,
+      attribution: null,
+      doublewrite: judgeDoublewrite({ space, page: t.page, ...(firstPages === undefined ? {} : { firstPagesUsable: firstPages }) }, copies, checkpointLsn),
+    };
   });
-  return torn;
 }

@@ -7,7 +7,9 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { extentPages } from './doublewrite-area.js';
+import { readSpaceHeader } from './fsp-flags.js';
 import { FIL_PAGE_DATA, readU32 } from './page-format.js';
+import { verifyPage } from './verify-page.js';
 
 const XDES_ARR_OFFSET = FIL_PAGE_DATA + 112;
 const FSP_FREE_LIMIT = FIL_PAGE_DATA + 12;
@@ -27,14 +29,24 @@ export function pageFreeIn(descriptorPage: Uint8Array, page: number, pageSize: n
   return ((descriptorPage[entry + XDES_BITMAP + (bit >> 3)]! >> (bit & 7)) & 1) === 1;
 }
 
-/** True when the file's extent descriptors mark `page` free; null when they cannot be read. */
+/**
+ * True when the file's extent descriptors mark `page` free; null when they cannot be trusted: the
+ * descriptor page is unreadable, all zeros or fails the verifier, or page 0's flags do not name
+ * this page size. A torn descriptor page never frees anything.
+ */
 export function isPageFree(path: string, page: number, pageSize: number): boolean | null {
   const descriptor = Math.floor(page / pageSize) * pageSize;
   let fd: number | null = null;
   try {
     fd = openSync(path, 'r');
-    const buf = Buffer.alloc(pageSize);
-    if (readSync(fd, buf, 0, pageSize, descriptor * pageSize) !== pageSize) return null;
+    const head = Buffer.alloc(pageSize);
+    if (readSync(fd, head, 0, pageSize, 0) !== pageSize) return null;
+    const format = readSpaceHeader(head).format;
+    if (!format || format.pageSize !== pageSize || format.zipSize) return null;
+    const buf = descriptor === 0 ? head : Buffer.alloc(pageSize);
+    if (descriptor !== 0 && readSync(fd, buf, 0, pageSize, descriptor * pageSize) !== pageSize) return null;
+    const verdict = verifyPage(buf, { format, pageNo: descriptor, spaceId: null });
+    if (!verdict.valid || verdict.zero) return null;
     return pageFreeIn(buf, page, pageSize, descriptor === 0);
   } catch {
     return null;
