@@ -1,0 +1,48 @@
+/**
+ * The checkpoint LSN recovery starts from, read from the redo log's header the way the server
+ * reads it. MariaDB 10.8+ (ib_logfile0, format "Phys"): two checkpoint blocks at 4096 and 8192,
+ * each the checkpoint LSN (8 bytes), the end LSN at that checkpoint (8), and a CRC-32C of the
+ * first 60 bytes at +60; the valid block with the larger LSN wins. Other formats (MariaDB before
+ * 10.8, MySQL's #innodb_redo files) are not read: null, with the reason.
+ */
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32c } from './crc32c.js';
+import { readLsn, readU32 } from './page-format.js';
+
+const FORMAT_PHYS = 0x50687973; // "Phys"
+const CHECKPOINT_BLOCKS = [4096, 8192];
+const HEADER_BYTES = 12288;
+
+export interface Checkpoint {
+  lsn: number;
+  endLsn: number;
+  block: number; // byte offset of the checkpoint block that won
+}
+
+export type CheckpointRead = { checkpoint: Checkpoint } | { checkpoint: null; why: string };
+
+export function parseCheckpoint(header: Uint8Array): CheckpointRead {
+  if (header.length < HEADER_BYTES) return { checkpoint: null, why: 'the redo log is shorter than its header' };
+  if (readU32(header, 0) !== FORMAT_PHYS) return { checkpoint: null, why: 'not a MariaDB 10.8+ redo log (no "Phys" format tag)' };
+  let best: Checkpoint | null = null;
+  for (const block of CHECKPOINT_BLOCKS) {
+    if (crc32c(header, block, block + 60) !== readU32(header, block + 60)) continue;
+    const lsn = readLsn(header, block);
+    if (!best || lsn > best.lsn) best = { lsn, endLsn: readLsn(header, block + 8), block };
+  }
+  return best ? { checkpoint: best } : { checkpoint: null, why: 'neither checkpoint block has a valid checksum' };
+}
+
+/** The checkpoint of the datadir's redo log, or why it could not be read. */
+export async function readCheckpoint(datadir: string): Promise<CheckpointRead> {
+  const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
+  if (!file) return { checkpoint: null, why: 'no ib_logfile0 (MySQL keeps its redo log in #innodb_redo, not read here)' };
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await file.read(header, 0, HEADER_BYTES, 0);
+    return parseCheckpoint(header.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
+}
