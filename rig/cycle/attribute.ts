@@ -1,47 +1,26 @@
 /**
- * Joins the torn pages (ground truth) with the scans: why each was invalid before recovery,
- * whether it is valid after, and what restored it. `doublewrite`: the crash image's doublewrite
- * area held a valid copy of that page at least as new as the version the torn write overwrote (the
- * server restores it, and redo brings it forward); `redo`: no such copy, yet the page came back at
- * the torn version's LSN or later (rebuilt from the log, e.g. a page the log initialises);
- * `unexplained`: valid again, but neither fits.
+ * What became of each torn page once the server recovered, from the post-recovery scan and the
+ * page itself: valid or not, its LSN, whether it is at least as new as the newest version written
+ * to it before the cut (a page restored to an older version lost a write), and what restored it.
+ * `doublewrite`: the server's rules accepted a copy of it; `redo`: no accepted copy, the log
+ * rebuilt it (a page the log initialises, say); `unexplained`: valid again, but its newest LSN
+ * before the cut or its LSN after is unknown, so neither can be shown. A page the scan did not
+ * reach stays unknown (validAfter null), never valid by default; a page past the end of a file
+ * that recovery shrank, or that its tablespace has freed, holds no data (freedAfter).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import { join } from 'node:path';
+import type { DatadirScan } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
+import { isAllZero, readLsn } from '../pages/page-format.js';
 import type { Attribution, TornPage } from '../results/types.js';
-import type { TornPageTruth } from './torn-pages.js';
 
-const key = (file: string, page: number): string => `${file}#${page}`;
-
-function spaceOf(scan: DatadirScan, file: string): number | null {
-  return scan.files.find((f) => f.file === file)?.space ?? null;
-}
-
-function invalidReasons(scan: DatadirScan | null): Map<string, string> {
-  return new Map((scan?.invalid ?? []).map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
-}
-
-function attribute(
-  truth: TornPageTruth,
-  space: number | null,
-  copies: DoublewriteCopy[],
-  lsnAfter: bigint | null,
-): Attribution {
-  const fitting = copies.some(
-    (c) => c.valid && c.space === space && c.page === truth.page && BigInt(c.lsn) >= truth.oldLsn,
-  );
-  if (fitting) return 'doublewrite';
-  if (lsnAfter !== null && lsnAfter >= truth.newLsn) return 'redo';
-  return 'unexplained';
-}
-
-function lsnAfterRecovery(datadir: string, file: string, page: number, pageSize: number): bigint | null {
+function readPageAfter(datadir: string, file: string, page: number, pageSize: number): Buffer | null {
   let fd: number | null = null;
   try {
-    fd = openSync(`${datadir}/${file}`, 'r');
-    const buf = Buffer.alloc(24);
-    return readSync(fd, buf, 0, 24, page * pageSize) === 24 ? buf.readBigUInt64BE(16) : null;
+    fd = openSync(join(datadir, file), 'r');
+    const buf = Buffer.alloc(pageSize);
+    return readSync(fd, buf, 0, pageSize, page * pageSize) === pageSize ? buf : null;
   } catch {
     return null;
   } finally {
@@ -49,29 +28,30 @@ function lsnAfterRecovery(datadir: string, file: string, page: number, pageSize:
   }
 }
 
-export function describeTornPages(
-  truths: TornPageTruth[],
-  before: DatadirScan,
-  copies: DoublewriteCopy[],
-  after: DatadirScan | null,
-  datadir: string,
-): TornPage[] {
-  const invalidBefore = invalidReasons(before);
-  const invalidAfter = invalidReasons(after);
-  return truths.map((t) => {
-    const space = spaceOf(before, t.file);
-    const pageSize = before.files.find((f) => f.file === t.file)?.format.pageSize ?? 16384;
-    const validAfter = after ? !invalidAfter.has(key(t.file, t.page)) : null;
-    const freedAfter = validAfter === false && isPageFree(`${datadir}/${t.file}`, t.page, pageSize) === true;
+function attribute(p: TornPage, lsnAfter: number | null): Attribution {
+  if (p.newestLsn === null || lsnAfter === null) return 'unexplained';
+  return p.doublewrite.restorable ? 'doublewrite' : 'redo';
+}
+
+export function attributeAfterRecovery(pages: readonly TornPage[], after: DatadirScan, datadir: string): TornPage[] {
+  const invalid = new Set(after.invalid.map((p) => `${p.file}#${p.page}`));
+  return pages.map((p): TornPage => {
+    const file = after.files.find((f) => f.file === p.file);
+    if (!file || file.unverified) return { ...p, validAfter: null };
+    const pageSize = file.format.pageSize;
+    if (p.page >= file.pages) return { ...p, validAfter: null, freedAfter: true }; // the file shrank past it
+    const validAfter = !invalid.has(`${p.file}#${p.page}`);
+    const bytes = readPageAfter(datadir, p.file, p.page, pageSize);
+    const lsnAfter = bytes && !isAllZero(bytes) ? readLsn(bytes) : null;
+    const freed = isPageFree(join(datadir, p.file), p.page, pageSize) === true;
+    const currentAfter = validAfter && lsnAfter !== null && p.newestLsn !== null ? lsnAfter >= p.newestLsn : null;
     return {
-      file: t.file,
-      space,
-      page: t.page,
-      unitsNew: t.unitsNew,
-      invalidBefore: invalidBefore.get(key(t.file, t.page)) ?? null,
+      ...p,
       validAfter,
-      attribution: validAfter ? attribute(t, space, copies, lsnAfterRecovery(datadir, t.file, t.page, pageSize)) : null,
-      ...(freedAfter ? { freedAfter } : {}),
+      lsnAfter,
+      currentAfter,
+      attribution: validAfter && !freed ? attribute(p, lsnAfter) : null, // a freed page holds nothing to restore
+      ...(freed ? { freedAfter: true } : {}),
     };
   });
 }

@@ -36,9 +36,14 @@ export function judgeCycle(input: JudgeInput): Judgement {
   }
   // A page the tablespace has freed holds no data: torn or not, it is no corruption.
   const stillTorn = input.torn.filter((p) => p.validAfter === false && !p.freedAfter).length;
+  // restored means current: a torn page brought back older than its newest write lost that write
+  const stale = input.torn.filter((p) => p.validAfter === true && p.currentAfter === false && !p.freedAfter).length;
+  const unseen = input.torn.filter((p) => p.validAfter === null && !p.freedAfter).length;
   const invalidAfter = input.pagesAfter.filter((p) => !p.free).length;
   const problems = [
     stillTorn ? `${plural(stillTorn, 'torn page')} still invalid after recovery` : '',
+    stale ? `${plural(stale, 'torn page')} restored to a version older than the newest written before the cut` : '',
+    unseen ? `${plural(unseen, 'torn page')} not found by the scan after recovery` : '',
     invalidAfter ? `${plural(invalidAfter, 'invalid page')} in use after recovery` : '',
     input.checkTable.failed.length ? `CHECK TABLE failed on ${input.checkTable.failed.length} of ${input.checkTable.tables}` : '',
   ].filter(Boolean);

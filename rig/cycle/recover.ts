@@ -10,6 +10,7 @@ import type { LoadResult } from '../load/index.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../pages/index.js';
 import type { CycleRecord, ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
+import { readCheckpoint, type CheckpointRead } from '../pages/redo-checkpoint.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { DATADIR_NAME, datadirOn, makeRunDir } from './server-dirs.js';
@@ -23,6 +24,7 @@ export interface CrashScan {
   scan: DatadirScan;
   extents: ExtentMap;
   copies: DoublewriteCopy[];
+  checkpoint: CheckpointRead;
 }
 
 export async function mountAndScanCrashImage(
@@ -35,12 +37,13 @@ export async function mountAndScanCrashImage(
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }));
   cleanup.push('recovery disk', () => disk.down());
   const datadir = datadirOn(disk.target);
-  const [scan, extents, copies] = await Promise.all([
+  const [scan, extents, copies, checkpoint] = await Promise.all([
     scanDatadir(datadir),
     buildExtentMap(disk.target, DATADIR_NAME),
     readDoublewrite(datadir),
+    readCheckpoint(datadir),
   ]);
-  return { disk, datadir, scan, extents, copies };
+  return { disk, datadir, scan, extents, copies, checkpoint };
 }
 
 export interface RecoveryResult {

@@ -13,7 +13,7 @@ import type { ServerRuntime } from '../runtime/types.js';
 import { buildCrashImage } from '../../faults/crash-image.js';
 import { cutSummary } from '../../faults/helper-status.js';
 import { readJournal } from '../../faults/journal.js';
-import { describeTornPages } from './attribute.js';
+import { attributeAfterRecovery } from './attribute.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord } from './cycle-record.js';
 import { judgeCycle } from './judge.js';
@@ -21,7 +21,9 @@ import { loadUntilCut, startOnPreparedImage } from './load-until-cut.js';
 import { PhaseTimer } from './phase-timer.js';
 import { ensurePreparedImage } from './prepared-image.js';
 import { mountAndScanCrashImage, recoverServer } from './recover.js';
-import { findTornPages } from './torn-pages.js';
+import { derivePageTruth } from './page-truth.js';
+import { describeMismatch, reconcileScan } from './reconcile.js';
+import { describeTornPages } from './torn-pages.js';
 import { isPageFree } from '../pages/page-allocation.js';
 
 export interface CycleInput {
@@ -63,14 +65,20 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const scanned = await timer.time('scanBefore', () =>
       mountAndScanCrashImage(settings, crash.path, join(input.dir, 'recover'), cleanup),
     );
-    const truths = findTornPages(journal, crash.plan, scanned.extents, scanned.scan.doublewriteArea);
+    const truth = derivePageTruth(journal, crash.plan, scanned.extents, scanned.scan.doublewriteArea);
+    record.pagesTouched = truth.counts;
+    record.reconciliation = reconcileScan(truth.pages, scanned.scan);
+    record.checkpointLsn = scanned.checkpoint.checkpoint?.lsn ?? null;
+    const tornBefore = describeTornPages(truth.pages, scanned.scan, scanned.copies, record.checkpointLsn);
+    record.tornPagesBefore = tornBefore;
     const recovery = await timer.time('recover', () =>
       recoverServer(settings, input.runtime, scanned, cut.load, cleanup, signal),
     );
     await timer.time('scanAfter', async () => {
-      record.tornPagesBefore = describeTornPages(truths, scanned.scan, scanned.copies, recovery.scanAfter, scanned.datadir);
-      record.pagesAfter = (recovery.scanAfter?.invalid ?? []).map((p) => {
-        const pageSize = recovery.scanAfter!.files.find((f) => f.file === p.file)?.format.pageSize ?? settings.server.pageSize;
+      const after = recovery.scanAfter;
+      if (after) record.tornPagesBefore = attributeAfterRecovery(tornBefore, after, scanned.datadir);
+      record.pagesAfter = (after?.invalid ?? []).map((p) => {
+        const pageSize = after!.files.find((f) => f.file === p.file)?.format.pageSize ?? settings.server.pageSize;
         const free = isPageFree(join(scanned.datadir, p.file), p.page, pageSize) === true;
         return { file: p.file, space: p.space, page: p.page, reason: `${p.reason}: ${p.detail}`, ...(free ? { free } : {}) };
       });
@@ -93,6 +101,11 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
       });
       record.verdict = verdict;
       record.reason = reason;
+      if (!record.reconciliation!.ok) {
+        record.verdict = 'rig-error';
+        record.error = describeMismatch(record.reconciliation!);
+        record.reason = `rig error: ${record.error} (the server's outcome would have been ${verdict})`;
+      }
     });
   } catch (error) {
     record.verdict = 'rig-error';

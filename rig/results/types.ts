@@ -88,17 +88,57 @@ export interface CutSummary {
 
 export type Attribution = 'doublewrite' | 'redo' | 'unexplained';
 
-/** A page the crash image held torn (some of its atomic units new, some old). */
+/** A doublewrite copy of a torn page, judged by the server's rules (rig/cycle/doublewrite-rules.ts). */
+export interface DoublewriteCopyEvidence {
+  source: string; // ./ibdata1 or ./#ib_16384_0.dblwr
+  slot: number; // page number in ibdata1, or slot in a .dblwr file
+  lsn: number;
+  valid: boolean;
+  accepted: boolean; // the server's recovery would use it
+  why: string;
+}
+
+export interface DoublewriteEvidence {
+  checkpointLsn: number | null; // from the crash image's redo log header; null when unread
+  copies: DoublewriteCopyEvidence[];
+  restorable: boolean; // an accepted copy exists and the page's own rules allow its use
+  why: string; // one line: which copy, or why none
+}
+
+/** A page the crash image held torn (its bytes come from versions of the page that differ). */
 export interface TornPage {
   file: string; // path relative to the datadir, e.g. ./db/sbtest1.ibd
   space: number | null;
   page: number;
-  unitsNew: boolean[]; // one entry per atomic unit of the page: true = the new bytes landed
+  unitsNew: boolean[]; // per atomic-unit piece the pending writes touched: true = holds the newest version
+  writes: number; // pending writes that touched the page
+  durableLsn: number | null; // LSN of the version durable before the pending writes
+  newestLsn: number | null; // LSN of the newest version written to it before the cut
   invalidBefore: string | null; // the verifier's reason, null if the torn page still verified
-  validAfter: boolean | null; // null when the server did not recover
-  attribution: Attribution | null; // null when the server did not recover
-  /** Still invalid after recovery, but the tablespace has freed the page: it holds no data. */
+  validAfter: boolean | null; // null when the server did not recover or the page was not scanned
+  lsnAfter: number | null; // the page's LSN after recovery
+  /** Valid after recovery and at least as new as the newest version written before the cut. */
+  currentAfter: boolean | null;
+  attribution: Attribution | null; // for pages valid after recovery
+  doublewrite: DoublewriteEvidence;
+  /** Still invalid after recovery, but the tablespace has freed the page (or dropped the file): it holds no data. */
   freedAfter?: boolean;
+}
+
+/** Every page a pending write touched, by class (rig/cycle/page-truth.ts). */
+export interface TruthCounts {
+  torn: number;
+  whole: number;
+  unwritten: number;
+  'doublewrite-area': number;
+}
+
+/** The pre-recovery scan held against the truth: any page in one list and not the other. */
+export interface Reconciliation {
+  ok: boolean;
+  invalidNotTorn: string[]; // "./db/t.ibd page 7: checksum-mismatch"
+  tornButValid: string[];
+  explained: string[]; // differences the record explains (file format unreadable, file not verified)
 }
 
 export interface InvalidPage {
@@ -151,6 +191,9 @@ export interface CycleRecord {
   cut: CutSummary | null;
   pendingWrites: PendingWrite[];
   tornPagesBefore: TornPage[];
+  pagesTouched: TruthCounts | null; // pages the pending writes touched, by class
+  reconciliation: Reconciliation | null;
+  checkpointLsn: number | null; // of the crash image's redo log
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
   ledger: { checked: boolean; acked: number; missing: number; note?: string };

@@ -3,8 +3,9 @@ import { judgeCycle, type JudgeInput } from '../../rig/cycle/judge.js';
 import type { TornPage } from '../../rig/results/types.js';
 
 const page = (over: Partial<TornPage> = {}): TornPage => ({
-  file: './db/t.ibd', space: 5, page: 7, unitsNew: [true, false, false, false],
-  invalidBefore: 'checksum-mismatch', validAfter: true, attribution: 'doublewrite', ...over,
+  file: './db/t.ibd', space: 5, page: 7, unitsNew: [true, false, false, false], writes: 1, durableLsn: 100, newestLsn: 200,
+  invalidBefore: 'checksum-mismatch', validAfter: true, lsnAfter: 250, currentAfter: true, attribution: 'doublewrite',
+  doublewrite: { checkpointLsn: 90, copies: [], restorable: true, why: 'restorable' }, ...over,
 });
 const base: JudgeInput = {
   torn: [],
@@ -18,6 +19,9 @@ const base: JudgeInput = {
 const cases: [string, Partial<JudgeInput>, string][] = [
   ['nothing torn, recovered', {}, 'no-torn'],
   ['torn and restored', { torn: [page()] }, 'restored'],
+  ['torn, valid again but older than its newest write', { torn: [page({ lsnAfter: 150, currentAfter: false })] }, 'silent-corruption'],
+  ['torn, not found by the scan after recovery', { torn: [page({ validAfter: null, currentAfter: null, attribution: null })] }, 'silent-corruption'],
+  ['torn, older but freed by the tablespace', { torn: [page({ currentAfter: false, freedAfter: true })] }, 'restored'],
   ['server refused', { torn: [page({ validAfter: null, attribution: null })], serverStarted: false, loggedCorruption: true }, 'detected'],
   ['refused without a torn page is still detected', { serverStarted: false }, 'detected'],
   ['a commit lost', { torn: [page()], ledger: { checked: true, acked: 10, missing: 2 } }, 'lost-commit'],

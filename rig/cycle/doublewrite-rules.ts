@@ -1,0 +1,46 @@
+/**
+ * Whether the server's own recovery would restore a torn page from a doublewrite copy, by
+ * MariaDB 10.11's rules (buf_dblwr_t::recover, recv_dblwr_t):
+ * - the copy must name the page (space id, page number) and be a valid page image;
+ * - a copy older than the checkpoint LSN is ignored (pages written before the checkpoint are of no
+ *   use to recovery; MDEV-32968, MDEV-34830), so a copy the dataset's preparation left behind,
+ *   or one overtaken by a checkpoint the unflushed home write never reached, restores nothing;
+ * - page 0 takes its own path: it is found only through pages 1-3 of the file, which must be valid
+ *   and not all zeros (MDEV-32968, fixed in 10.11.7);
+ * - of several accepted copies, the newest wins.
+ */
+import type { DoublewriteCopy } from '../pages/index.js';
+import type { DoublewriteEvidence } from '../results/types.js';
+
+export interface PageIdentity {
+  space: number | null;
+  page: number;
+  /** For page 0: whether pages 1-3 of the file are valid and not all zeros in the crash image. */
+  firstPagesUsable?: boolean;
+}
+
+function judgeOne(copy: DoublewriteCopy, checkpointLsn: number | null): { accepted: boolean; why: string } {
+  if (!copy.valid) return { accepted: false, why: `not a valid page image (${copy.reason ?? 'invalid'})` };
+  if (checkpointLsn !== null && copy.lsn < checkpointLsn) {
+    return { accepted: false, why: `LSN ${copy.lsn} is older than the checkpoint LSN ${checkpointLsn}: recovery ignores it` };
+  }
+  return { accepted: true, why: checkpointLsn === null ? 'valid (checkpoint unknown)' : `valid, LSN ${copy.lsn} >= checkpoint ${checkpointLsn}` };
+}
+
+export function judgeDoublewrite(
+  target: PageIdentity,
+  copies: readonly DoublewriteCopy[],
+  checkpointLsn: number | null,
+): DoublewriteEvidence {
+  const mine = target.space === null ? [] : copies.filter((c) => c.space === target.space && c.page === target.page);
+  const judged = mine.map((c) => ({ source: c.source.file, slot: c.source.slot, lsn: c.lsn, valid: c.valid, ...judgeOne(c, checkpointLsn) }));
+  const accepted = judged.filter((c) => c.accepted).sort((a, b) => b.lsn - a.lsn);
+  const evidence = (restorable: boolean, why: string): DoublewriteEvidence => ({ checkpointLsn, copies: judged, restorable, why });
+  if (target.space === null) return evidence(false, 'the tablespace id is unknown, so no copy can be matched to the page');
+  if (!judged.length) return evidence(false, 'no copy of this page in the doublewrite buffer');
+  if (!accepted.length) return evidence(false, `no copy the server accepts: ${judged.map((c) => c.why).join('; ')}`);
+  if (target.page === 0 && target.firstPagesUsable === false) {
+    return evidence(false, 'page 0 is looked up through pages 1-3 of the file, and they are not all valid and non-zero');
+  }
+  return evidence(true, `restorable from ${accepted[0]!.source} slot ${accepted[0]!.slot} (LSN ${accepted[0]!.lsn})`);
+}

@@ -1,0 +1,176 @@
+/**
+ * Ground truth, page by page, from content: for every tablespace page that any write pending at
+ * the cut touched, which bytes of the crash image came from which version of that page, and
+ * whether the result is a page the server ever wrote whole.
+ *
+ * The versions of a page: its durable content (every pending write rolled back, each byte taking
+ * the bytes the first pending write over it overwrote), then the content after each pending write
+ * in arrival order. A version counts as whole once the writes since the last whole version cover
+ * the entire page (a page the block layer split over two requests is whole only after both). The
+ * crash image's bytes follow the plan (a landed unit of a later write wins). A page is torn when
+ * its crash content equals no whole version: units from versions that differ. Pages in extents
+ * the crash image still marks unwritten read as zeros, and pages of the doublewrite area are
+ * copies: both are classified apart, never judged as live pages.
+ */
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import { unitSpan } from '../../faults/crash-plan.js';
+import type { JournalEntry } from '../../faults/journal.js';
+import { mapRangeToPages, type ExtentMap } from '../pages/index.js';
+import { inDoublewriteArea, type DoublewriteArea } from '../pages/doublewrite-area.js';
+import { FIL_PAGE_LSN, readLsn } from '../pages/page-format.js';
+
+export type PageClass = 'torn' | 'whole' | 'unwritten' | 'doublewrite-area';
+
+export interface PageTruth {
+  file: string;
+  page: number;
+  class: PageClass;
+  /** Pending writes that touched the page, in arrival order (their journal seqs). */
+  writeSeqs: number[];
+  /** Per atomic-unit piece of the touched bytes, in page order: true = holds the newest version. */
+  unitsNew: boolean[];
+  /** LSN in the header of the durable version and of the newest version written before the cut. */
+  durableLsn: number | null;
+  newestLsn: number | null;
+}
+
+export interface TruthSummary {
+  pages: PageTruth[];
+  counts: Record<PageClass, number>;
+}
+
+interface Piece {
+  write: number; // index in the journal
+  pageOffset: number;
+  length: number;
+  deviceOffset: number;
+}
+
+interface TouchedPage {
+  file: string;
+  page: number;
+  pageSize: number;
+  unwritten: boolean;
+  doublewriteArea: boolean;
+  pieces: Piece[];
+}
+
+function collectTouchedPages(journal: JournalEntry[], map: ExtentMap, area: DoublewriteArea | null): TouchedPage[] {
+  const pages = new Map<string, TouchedPage>();
+  const pageSizes = new Map(map.files.map((f) => [f.rel, f.pageSize]));
+  journal.forEach((entry, write) => {
+    for (const hit of mapRangeToPages(map, entry.offset, entry.length)) {
+      if (hit.page === null || hit.kind === null || hit.kind === 'dblwr') continue;
+      const key = `${hit.file}#${hit.page}`;
+      let slot = pages.get(key);
+      if (!slot) {
+        const inArea = hit.kind === 'system' && hit.file === './ibdata1' && inDoublewriteArea(area, hit.page);
+        slot = { file: hit.file, page: hit.page, pageSize: pageSizes.get(hit.file)!, unwritten: false, doublewriteArea: inArea, pieces: [] };
+        pages.set(key, slot);
+      }
+      slot.unwritten ||= hit.unwritten;
+      slot.pieces.push({ write, pageOffset: hit.pageOffset, length: hit.length, deviceOffset: hit.deviceOffset });
+    }
+  });
+  return [...pages.values()];
+}
+
+/** Splits a piece at the device's atomic-unit boundaries; each part says whether its unit landed. */
+function unitParts(piece: Piece, entry: JournalEntry, landed: ReadonlySet<number>, unit: number) {
+  const { first } = unitSpan(entry.offset, entry.length, unit);
+  const parts: Array<{ pageOffset: number; length: number; from: number; landed: boolean }> = [];
+  for (let dev = piece.deviceOffset; dev < piece.deviceOffset + piece.length; ) {
+    const unitIndex = Math.floor(dev / unit);
+    const end = Math.min(piece.deviceOffset + piece.length, (unitIndex + 1) * unit);
+    parts.push({ pageOffset: piece.pageOffset + (dev - piece.deviceOffset), length: end - dev, from: dev - entry.offset, landed: landed.has(unitIndex - first) });
+    dev = end;
+  }
+  return parts;
+}
+
+function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPlan, landedSets: ReadonlySet<number>[]): PageTruth {
+  const ps = touched.pageSize;
+  const covered = new Uint8Array(ps);
+  const durable = Buffer.alloc(ps);
+  for (const p of touched.pieces) {
+    const entry = journal[p.write]!;
+    const from = p.deviceOffset - entry.offset;
+    for (let i = 0; i < p.length; i++) {
+      if (covered[p.pageOffset + i]) continue;
+      covered[p.pageOffset + i] = 1;
+      durable[p.pageOffset + i] = entry.old[from + i]!;
+    }
+  }
+  const crash = Buffer.from(durable);
+  const current = Buffer.from(durable);
+  const whole: Buffer[] = [durable];
+  const sinceWhole = new Uint8Array(ps);
+  let sinceWholeCount = 0;
+  const byWrite = groupByWrite(touched.pieces);
+  const parts: Array<{ pageOffset: number; length: number; write: number }> = [];
+  for (const [write, pieces] of byWrite) {
+    const entry = journal[write]!;
+    for (const p of pieces) {
+      const from = p.deviceOffset - entry.offset;
+      entry.new.copy(current, p.pageOffset, from, from + p.length);
+      for (let i = p.pageOffset; i < p.pageOffset + p.length; i++) if (!sinceWhole[i]) (sinceWhole[i] = 1), sinceWholeCount++;
+      for (const part of unitParts(p, entry, landedSets[write]!, plan.atomicUnit)) {
+        parts.push({ pageOffset: part.pageOffset, length: part.length, write });
+        if (part.landed) entry.new.copy(crash, part.pageOffset, part.from, part.from + part.length);
+      }
+    }
+    if (sinceWholeCount === ps) {
+      whole.push(Buffer.from(current));
+      sinceWhole.fill(0);
+      sinceWholeCount = 0;
+    }
+  }
+  const torn = !whole.some((version) => version.equals(crash));
+  const lsnOf = (buf: Buffer) => (covered[FIL_PAGE_LSN] && covered[FIL_PAGE_LSN + 7] ? readLsn(buf, FIL_PAGE_LSN) : null);
+  return {
+    file: touched.file,
+    page: touched.page,
+    class: touched.doublewriteArea ? 'doublewrite-area' : touched.unwritten ? 'unwritten' : torn ? 'torn' : 'whole',
+    writeSeqs: [...byWrite.keys()].map((w) => journal[w]!.seq),
+    unitsNew: unitPieces(parts).map(([at, length]) => current.subarray(at, at + length).equals(crash.subarray(at, at + length))),
+    durableLsn: lsnOf(durable),
+    newestLsn: lsnOf(current),
+  };
+}
+
+function groupByWrite(pieces: Piece[]): Map<number, Piece[]> {
+  const byWrite = new Map<number, Piece[]>();
+  for (const p of [...pieces].sort((a, b) => a.write - b.write)) {
+    const list = byWrite.get(p.write) ?? [];
+    list.push(p);
+    byWrite.set(p.write, list);
+  }
+  return byWrite;
+}
+
+/**
+ * The touched bytes cut at every unit boundary any write's parts fell on, in page order, as
+ * [offset, length]: one piece per atomic unit when every write covered whole units.
+ */
+function unitPieces(parts: Array<{ pageOffset: number; length: number }>): Array<[number, number]> {
+  const cuts = [...new Set(parts.flatMap((p) => [p.pageOffset, p.pageOffset + p.length]))].sort((a, b) => a - b);
+  const pieces: Array<[number, number]> = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const [from, to] = [cuts[i]!, cuts[i + 1]!];
+    if (parts.some((p) => p.pageOffset <= from && p.pageOffset + p.length >= to)) pieces.push([from, to - from]);
+  }
+  return pieces;
+}
+
+export function derivePageTruth(
+  journal: JournalEntry[],
+  plan: CrashPlan,
+  map: ExtentMap,
+  doublewriteArea: DoublewriteArea | null,
+): TruthSummary {
+  const landedSets = plan.writes.map((w) => new Set(w.unitsLanded));
+  const pages = collectTouchedPages(journal, map, doublewriteArea).map((t) => judgePage(t, journal, plan, landedSets));
+  const counts: Record<PageClass, number> = { torn: 0, whole: 0, unwritten: 0, 'doublewrite-area': 0 };
+  for (const p of pages) counts[p.class]++;
+  return { pages, counts };
+}
