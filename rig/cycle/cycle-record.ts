@@ -28,6 +28,7 @@ export function emptyCycleRecord(
     attribution: { doublewrite: 0, redo: 0, unexplained: 0 },
     ledger: { checked: false, acked: 0, missing: 0 },
     checkTable: { tables: 0, failed: [] },
+    invariants: { checked: false, violations: [] },
     serverStarted: false,
     errorLog: { excerpt: '', events: [] },
     throughput: [],

@@ -11,6 +11,7 @@ export interface JudgeInput {
   loggedCorruption: boolean;
   ledger: CycleRecord['ledger'];
   checkTable: CycleRecord['checkTable'];
+  invariants: CycleRecord['invariants'];
   pagesAfter: CycleRecord['pagesAfter'];
 }
 
@@ -46,6 +47,7 @@ export function judgeCycle(input: JudgeInput): Judgement {
     unseen ? `${plural(unseen, 'torn page')} not found by the scan after recovery` : '',
     invalidAfter ? `${plural(invalidAfter, 'invalid page')} in use after recovery` : '',
     input.checkTable.failed.length ? `CHECK TABLE failed on ${input.checkTable.failed.length} of ${input.checkTable.tables}` : '',
+    input.invariants.violations.length ? `${plural(input.invariants.violations.length, 'data invariant')} broken (${input.invariants.violations[0]})` : '',
   ].filter(Boolean);
   if (problems.length) {
     return { verdict: 'silent-corruption', reason: `${tornText}; the server started but ${problems.join(', ')}` };

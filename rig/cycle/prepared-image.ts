@@ -26,7 +26,7 @@ export function preparedImageKey(settings: ScenarioSettings, serverVersion: stri
     runtime: settings.runtime,
     image: settings.image ?? null,
     serverVersion,
-    format: 1,
+    format: 2, // 2: the dataset has the history table
   };
   return createHash('sha256').update(JSON.stringify(basis)).digest('hex').slice(0, 16);
 }

@@ -4,7 +4,7 @@
  * the ledger and every table, shut down cleanly, and scan again.
  */
 import { mkdirSync } from 'node:fs';
-import { verifyLedger, checkTables } from '../checks/index.js';
+import { checkInvariants, checkTables, verifyLedger } from '../checks/index.js';
 import { closeQuietly, connectToServer } from '../runtime/connect.js';
 import type { LoadResult } from '../load/index.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../pages/index.js';
@@ -51,19 +51,27 @@ export interface RecoveryResult {
   errorLog: string;
   ledger: CycleRecord['ledger'];
   checkTable: CycleRecord['checkTable'];
+  invariants: CycleRecord['invariants'];
   scanAfter: DatadirScan | null;
 }
 
-async function checkRecovered(socketPath: string, load: LoadResult): Promise<Pick<RecoveryResult, 'ledger' | 'checkTable'>> {
+async function checkRecovered(
+  socketPath: string,
+  load: LoadResult,
+  dataset: ScenarioSettings['load'],
+): Promise<Pick<RecoveryResult, 'ledger' | 'checkTable' | 'invariants'>> {
   const connection = await connectToServer({ socketPath });
   try {
     const ledger = load.ledger
       ? await verifyLedger(connection, load)
       : { checked: false, acked: load.ackedCount, missing: 0, note: load.note ?? 'the load kept no ledger' };
+    const invariants = await checkInvariants(connection, { tables: dataset.tables, rows: dataset.rows, ledger: load.ledger });
     const tables = await checkTables(connection);
     return {
       ledger: { checked: ledger.checked, acked: ledger.acked, missing: ledger.missing, note: 'note' in ledger ? ledger.note : undefined },
       checkTable: { tables: tables.tables, failed: tables.failed },
+      // a ledger row ahead of what its client could have committed breaks the ledger's invariant
+      invariants: { checked: true, violations: [...invariants.violations, ...('unexplained' in ledger ? ledger.unexplained : [])] },
     };
   } finally {
     await closeQuietly(connection);
@@ -84,11 +92,14 @@ export async function recoverServer(
   const outcome = await runtime.start(spec, RECOVERY_TIMEOUT_MS);
   const notChecked = { checked: false, acked: load.ackedCount, missing: 0, note: 'the server did not start' };
   if (!outcome.ready) {
-    return { started: false, errorLog: outcome.errorLog, ledger: notChecked, checkTable: { tables: 0, failed: [] }, scanAfter: null };
+    return {
+      started: false, errorLog: outcome.errorLog, ledger: notChecked, checkTable: { tables: 0, failed: [] },
+      invariants: { checked: false, violations: [] }, scanAfter: null,
+    };
   }
   const server = outcome.server;
   cleanup.push('recovery server', () => server.kill());
-  const checks = await checkRecovered(server.socketPath, load);
+  const checks = await checkRecovered(server.socketPath, load, settings.load);
   const errorLog = await server.errorLog();
   await server.stop();
   await cleanup.runNamed('recovery server');

@@ -90,6 +90,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
       record.serverStarted = recovery.started;
       record.ledger = recovery.ledger;
       record.checkTable = recovery.checkTable;
+      record.invariants = recovery.invariants;
       for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
       const { verdict, reason } = judgeCycle({
         torn: record.tornPagesBefore,
@@ -97,6 +98,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
         loggedCorruption: summarizeLog(events).counts.corruption > 0,
         ledger: record.ledger,
         checkTable: record.checkTable,
+        invariants: record.invariants,
         pagesAfter: record.pagesAfter,
       });
       record.verdict = verdict;

@@ -1,6 +1,7 @@
 /**
  * The dataset: sysbench's oltp tables sbtest1..N (the k index built after the rows, as sysbench
- * does) and the ledger table, one row per load client, advanced by every write transaction.
+ * does), the ledger table (one row per load client, advanced by every write transaction) and the
+ * history table (one row per committed transaction), which the invariants check holds together.
  */
 import type { Connection } from 'mysql2/promise';
 import { badInput } from '../errors.js';
@@ -10,6 +11,8 @@ import { cValue, padValue } from './sbtest-values.js';
 
 export const DEFAULT_SCHEMA = 'sbtest';
 export const LEDGER_TABLE = 'rig_ledger';
+/** One row per committed write transaction: (client, seq), written in the same transaction as the ledger row. */
+export const HISTORY_TABLE = 'rig_history';
 const ROWS_PER_INSERT = 1000;
 const LOADERS = 2; // connections filling tables side by side
 
@@ -58,6 +61,9 @@ export async function prepareDataset(endpoint: ServerEndpoint, options: DatasetO
     await connection.query(`CREATE DATABASE ${schema}`);
     await connection.query(
       `CREATE TABLE ${schema}.${LEDGER_TABLE} (client INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`,
+    );
+    await connection.query(
+      `CREATE TABLE ${schema}.${HISTORY_TABLE} (client INT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (client, seq)) ENGINE=InnoDB`,
     );
   } finally {
     await closeQuietly(connection);

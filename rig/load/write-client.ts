@@ -47,7 +47,7 @@ export async function runWriteClient(w: WriteClient): Promise<ClientOutcome> {
     w.acked.begin(w.client, seq);
     while (!w.signal.aborted) {
       try {
-        await writeTransaction(connection, w.client, w.shape, w.rng);
+        await writeTransaction(connection, w.client, seq + 1, w.shape, w.rng);
       } catch (error) {
         if (!isRetryable(error)) throw error;
         retried += 1;

@@ -1,11 +1,11 @@
 /**
  * One transaction of the write mix, modelled on sysbench's oltp_write_only: an index update, a
  * non-index update, a delete and re-insert of one id, each on a random table, plus the client's
- * ledger row advanced by one, all committed together.
+ * ledger row advanced by one and its history row for that seq, all committed together.
  */
 import type { Connection, ResultSetHeader } from 'mysql2/promise';
 import type { Rng } from '../../faults/prng.js';
-import { LEDGER_TABLE } from './dataset.js';
+import { HISTORY_TABLE, LEDGER_TABLE } from './dataset.js';
 import { cValue, padValue, rowId, tableName } from './sbtest-values.js';
 
 export interface MixShape {
@@ -15,10 +15,11 @@ export interface MixShape {
 
 export class LedgerRowMissing extends Error {}
 
-/** Runs the statements and COMMIT; resolves only when COMMIT returned OK. */
+/** Runs the statements and COMMIT as the client's commit number `seq`; resolves only when COMMIT returned OK. */
 export async function writeTransaction(
   connection: Connection,
   client: number,
+  seq: number,
   shape: MixShape,
   rng: Rng,
 ): Promise<void> {
@@ -44,5 +45,6 @@ export async function writeTransaction(
     [client],
   );
   if (ledger.affectedRows !== 1) throw new LedgerRowMissing(`ledger row of client ${client} is missing`);
+  await connection.execute(`INSERT INTO ${HISTORY_TABLE} (client, seq) VALUES (?, ?)`, [client, seq]);
   await connection.query('COMMIT');
 }

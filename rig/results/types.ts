@@ -198,6 +198,8 @@ export interface CycleRecord {
   attribution: Record<Attribution, number>;
   ledger: { checked: boolean; acked: number; missing: number; note?: string };
   checkTable: { tables: number; failed: string[] };
+  /** Data invariants of the load (rig/checks/invariants.ts): each broken one is a line. */
+  invariants: { checked: boolean; violations: string[] };
   serverStarted: boolean;
   errorLog: { excerpt: string; events: LogEvent[] };
   throughput: { tMs: number; commits: number }[]; // commits acknowledged per bucket

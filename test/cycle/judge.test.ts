@@ -13,12 +13,14 @@ const base: JudgeInput = {
   loggedCorruption: false,
   ledger: { checked: true, acked: 10, missing: 0 },
   checkTable: { tables: 4, failed: [] },
+  invariants: { checked: true, violations: [] },
   pagesAfter: [],
 };
 
 const cases: [string, Partial<JudgeInput>, string][] = [
   ['nothing torn, recovered', {}, 'no-torn'],
   ['torn and restored', { torn: [page()] }, 'restored'],
+  ['a data invariant broken', { invariants: { checked: true, violations: ['sbtest.sbtest1: 9 rows with ids 1..10'] } }, 'silent-corruption'],
   ['torn, valid again but older than its newest write', { torn: [page({ lsnAfter: 150, currentAfter: false })] }, 'silent-corruption'],
   ['torn, not found by the scan after recovery', { torn: [page({ validAfter: null, currentAfter: null, attribution: null })] }, 'silent-corruption'],
   ['torn, older but freed by the tablespace', { torn: [page({ currentAfter: false, freedAfter: true })] }, 'restored'],

@@ -168,7 +168,7 @@ t.test('units: escaping, chart steps, downsampling, unit maps', async (t) => {
   t.ok(merged.length <= 90);
   t.equal(merged.reduce((n, p) => n + p.commits, 0), 4000, 'no commit lost by merging buckets');
   t.same(commitsPerSecond([{ tMs: 500, commits: 100 }, { tMs: 1000, commits: 50 }]), [{ t: 0.5, rate: 200 }, { t: 1, rate: 100 }]);
-  t.match(unitMap([true, false, true, true]).value, /title="3 of 4 atomic units new, 1 old"><i class="n">N<\/i><i class="o">o<\/i><i class="n">N<\/i><i class="n">N<\/i>/);
+  t.match(unitMap([true, false, true, true]).value, /title="3 of 4 atomic units hold the newest version, 1 an older one"><i class="n">N<\/i><i class="o">o<\/i><i class="n">N<\/i><i class="n">N<\/i>/);
   t.match(unitMap(Array.from({ length: 32 }, (_, i) => i < 5)).value, /class="unit-map dense"/);
 });
 

@@ -6,25 +6,50 @@ import { unitMap, unitMapLegend } from '../../charts/unit-map.js';
 const MAX_ROWS = 16;
 
 function afterCell(p: TornPage): Html {
+  if (p.freedAfter) return html`<span class="muted">freed (holds no data)</span>`;
   if (p.validAfter === null) return html`<span class="muted">not recovered</span>`;
-  return p.validAfter ? html`<span class="ok">✓ valid</span>` : html`<span class="bad">✗ still invalid</span>`;
+  if (!p.validAfter) return html`<span class="bad">✗ still invalid</span>`;
+  if (p.currentAfter === false) return html`<span class="bad" title="LSN ${p.lsnAfter} after recovery, ${p.newestLsn} written before the cut">✗ older than before the cut</span>`;
+  return html`<span class="ok">✓ valid</span>`;
+}
+
+/** The doublewrite copy the server's rules accept, or why there is none (older records lack it). */
+function copyCell(p: TornPage): Html {
+  const dw = p.doublewrite;
+  if (!dw) return html`<span class="muted">—</span>`;
+  return dw.restorable ? html`<span class="ok" title="${dw.why}">accepted</span>` : html`<span class="muted" title="${dw.why}">${dw.copies.length ? 'rejected' : 'none'}</span>`;
 }
 
 /** Pages that survived recovery torn come first, then unexplained repairs, then the rest. */
 function rank(p: TornPage): number {
-  return p.validAfter === false ? 0 : p.attribution === 'unexplained' ? 1 : 2;
+  return p.validAfter === false || p.currentAfter === false ? 0 : p.attribution === 'unexplained' ? 1 : 2;
+}
+
+/** The truth from content and whether the scan agreed with it (older records have neither). */
+function truthLine(cycle: CycleRecord): Html | null {
+  const c = cycle.pagesTouched;
+  const r = cycle.reconciliation;
+  if (!c || !r) return null;
+  const total = c.torn + c.whole + c.unwritten + c['doublewrite-area'];
+  const agreed = r.ok
+    ? html`<span class="ok">The scan before recovery agrees with the disk's record page for page.</span>`
+    : html`<span class="bad">The scan before recovery contradicts the disk's record:</span>
+<ul class="mono">${[...r.invalidNotTorn.map((x) => `invalid, not torn: ${x}`), ...r.tornButValid.map((x) => `torn, verifies: ${x}`)].slice(0, 20).map((x) => html`<li>${x}</li>`)}</ul>`;
+  return html`<p class="sub">Pending writes at the cut touched ${total} page(s): ${c.torn} torn, ${c.whole} whole, ${c.unwritten} in extents the image marks unwritten, ${c['doublewrite-area']} in the doublewrite area.
+Checkpoint LSN of the crash image: ${cycle.checkpointLsn ?? 'unknown'}. ${agreed}</p>`;
 }
 
 export function tornPagesBlock(cycle: CycleRecord): Html {
   const pages = cycle.tornPagesBefore;
-  if (pages.length === 0) return html`<p>No page was torn in the crash image.</p>`;
+  if (pages.length === 0) return html`<p>No page was torn in the crash image.</p>${truthLine(cycle)}`;
   const a = cycle.attribution;
   const shown = [...pages].sort((x, y) => rank(x) - rank(y)).slice(0, MAX_ROWS);
   return html`<p><b>${pages.length}</b> torn page${pages.length === 1 ? '' : 's'} in the crash image. Attribution after recovery:
 <span class="tag a-doublewrite">doublewrite ${a.doublewrite}</span> <span class="tag a-redo">redo ${a.redo}</span> <span class="tag a-unexplained">unexplained ${a.unexplained}</span></p>
+${truthLine(cycle)}
 ${unitMapLegend()}
-<table class="compact torn"><thead><tr><th>file</th><th class="num">space</th><th class="num">page</th><th>units</th><th>before recovery</th><th>after</th><th>restored by</th></tr></thead><tbody>
-${shown.map((p) => html`<tr><td class="mono">${p.file}</td><td class="num">${p.space ?? '?'}</td><td class="num">${p.page}</td><td>${unitMap(p.unitsNew)}</td><td>${p.invalidBefore ?? html`<span class="muted">verified</span>`}</td><td>${afterCell(p)}</td><td>${p.attribution ? html`<span class="tag a-${p.attribution}">${p.attribution}</span>` : html`<span class="muted">—</span>`}</td></tr>`)}
+<table class="compact torn"><thead><tr><th>file</th><th class="num">space</th><th class="num">page</th><th>units</th><th>before recovery</th><th>doublewrite copy</th><th>after</th><th>restored by</th></tr></thead><tbody>
+${shown.map((p) => html`<tr><td class="mono">${p.file}</td><td class="num">${p.space ?? '?'}</td><td class="num">${p.page}</td><td>${unitMap(p.unitsNew)}</td><td>${p.invalidBefore ?? html`<span class="muted">verified</span>`}</td><td>${copyCell(p)}</td><td>${afterCell(p)}</td><td>${p.attribution ? html`<span class="tag a-${p.attribution}">${p.attribution}</span>` : html`<span class="muted">—</span>`}</td></tr>`)}
 </tbody></table>
 ${pages.length > shown.length ? html`<p class="sub">${pages.length - shown.length} more torn pages not shown (still-invalid and unexplained first); all are in results.json.</p>` : null}`;
 }
@@ -35,5 +60,14 @@ export function afterRecoveryBlock(cycle: CycleRecord): Html {
   if (!cycle.serverStarted) return html`<p>The server did not start, so nothing was checked after recovery.</p>`;
   return html`<p>${invalid.length === 0 ? 'Every page verified after recovery.' : html`<b class="bad">${invalid.length} page(s) still invalid after recovery:</b>`}</p>
 ${invalid.length > 0 ? html`<ul class="mono">${invalid.slice(0, 20).map((p) => html`<li>${p.file} page ${p.page} (space ${p.space ?? '?'}): ${p.reason}</li>`)}</ul>` : null}
-<p>CHECK TABLE on ${cycle.checkTable.tables} table(s): ${failed.length === 0 ? 'all OK' : html`<b class="bad">failed on ${failed.join(', ')}</b>`}</p>`;
+<p>CHECK TABLE on ${cycle.checkTable.tables} table(s): ${failed.length === 0 ? 'all OK' : html`<b class="bad">failed on ${failed.join(', ')}</b>`}</p>
+${invariantsLine(cycle)}`;
+}
+
+/** Rows, ids, index entries and the history against the ledger (older records have no such field). */
+function invariantsLine(cycle: CycleRecord): Html | null {
+  const inv = cycle.invariants;
+  if (!inv?.checked) return null;
+  if (inv.violations.length === 0) return html`<p>Data invariants (rows, ids, index entries, history against the ledger): all held.</p>`;
+  return html`<p><b class="bad">${inv.violations.length} data invariant(s) broken:</b></p><ul class="mono">${inv.violations.slice(0, 20).map((v) => html`<li>${v}</li>`)}</ul>`;
 }
