@@ -19,12 +19,23 @@ export function formatCycleSummary(r: CycleRecord): string {
   const fates = { landed: 0, dropped: 0, torn: 0 };
   for (const w of r.pendingWrites) fates[w.fate]++;
   lines.push(`  fates: ${fates.landed} landed, ${fates.dropped} dropped, ${fates.torn} torn; ${r.tornPagesBefore.length} torn pages`);
+  const c = r.pagesTouched;
+  if (c && r.reconciliation) {
+    lines.push(
+      `  truth: ${c.torn + c.whole + c.unwritten + c['doublewrite-area']} pages touched (${c.torn} torn, ${c.whole} whole, ${c.unwritten} unwritten extent, ` +
+        `${c['doublewrite-area']} doublewrite area); the scan ${r.reconciliation.ok ? 'agrees' : 'DISAGREES'}; checkpoint LSN ${r.checkpointLsn ?? 'unknown'}`,
+    );
+  }
   for (const p of r.tornPagesBefore.slice(0, 8)) {
     const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');
-    lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${p.attribution ? ` -> ${p.attribution}` : ''}`);
+    const after = p.freedAfter ? ' -> freed' : p.currentAfter === false ? ' -> OLDER than its newest write' : p.attribution ? ` -> ${p.attribution}` : '';
+    lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${after}`);
   }
   if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);
-  lines.push(`  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`);
+  lines.push(
+    `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; ` +
+      `invariants broken: ${r.invariants.checked ? r.invariants.violations.length : 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`,
+  );
   lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
   if (r.error) lines.push(`  error: ${r.error}`);

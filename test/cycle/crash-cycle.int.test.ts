@@ -58,6 +58,8 @@ function checkTruth(t: Tap, r: CycleRecord): void {
   const invalid = r.tornPagesBefore.filter((p) => p.invalidBefore !== null).length;
   t.equal(invalid, r.tornPagesBefore.length, `${r.id}: all ${r.tornPagesBefore.length} torn pages fail the verifier`);
   t.equal(r.pagesTouched?.torn, r.tornPagesBefore.length, `${r.id}: pages touched by pending writes: ${JSON.stringify(r.pagesTouched)}`);
+  const said = r.errorLog.events.map((e) => e.text.match(/recovery from checkpoint LSN=(\d+)/)?.[1]).find(Boolean);
+  if (said) t.equal(r.checkpointLsn, Number(said), `${r.id}: the checkpoint read from the redo log is the one the server names`);
 }
 
 /**
