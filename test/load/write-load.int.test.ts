@@ -3,7 +3,7 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareDataset, runBuiltinLoad, runSysbenchLoad, type LoadResult } from '../../rig/load/index.js';
-import { checkTables, verifyLedger } from '../../rig/checks/index.js';
+import { checkInvariants, checkTables, verifyLedger } from '../../rig/checks/index.js';
 import { closeQuietly, connectToServer } from '../../rig/runtime/local.js';
 import type { StartedServer } from '../../rig/runtime/types.js';
 import { initializedSpec, runtime, startServer } from '../fixtures/local-server.js';
@@ -53,7 +53,9 @@ t.test('dataset, load, kill under load, recovery', async (top) => {
     t.equal(ledger.missing, 0);
     t.ok(ledger.clients.every((c) => c.stored === c.acked), 'a clean stop leaves stored == acknowledged');
     const tables = await withConnection(server, (c) => checkTables(c));
-    t.same(tables, { tables: 5, failed: [], serverLost: false });
+    t.same(tables, { tables: 6, failed: [], serverLost: false }, 'four sbtest tables, the ledger and the history');
+    const invariants = await withConnection(server, (c) => checkInvariants(c, { ...shape, ledger: true }));
+    t.same(invariants, { checked: true, violations: [] }, 'a history row for every commit, ids 1..rows in every table');
   });
 
   await t.test('the ledger check finds an acknowledged commit that is not stored', async (t) => {
