@@ -35,15 +35,26 @@ export const VERDICT_LABELS: Record<Verdict, string> = {
   'no-torn': 'no torn page',
   'restored': 'restored',
   'detected': 'detected',
+  'refused': 'refused',
+  'crashed': 'CRASHED',
+  'hung': 'HUNG',
+  'shutdown-crash': 'SHUTDOWN CRASH',
+  'reported-corruption': 'REPORTED CORRUPTION',
   'silent-corruption': 'SILENT CORRUPTION',
   'lost-commit': 'LOST COMMIT',
   'rig-error': 'rig error',
 };
 
+/** Worst first: findings about the data, then about the server process, then the rest. */
 export const VERDICT_ORDER: Verdict[] = [
   'silent-corruption',
   'lost-commit',
+  'reported-corruption',
+  'crashed',
+  'hung',
+  'shutdown-crash',
   'rig-error',
+  'refused',
   'detected',
   'restored',
   'no-torn',

@@ -30,6 +30,7 @@ export function emptyCycleRecord(
     checkTable: { tables: 0, failed: [] },
     invariants: { checked: false, violations: [] },
     serverStarted: false,
+    recovery: null,
     errorLog: { excerpt: '', events: [] },
     throughput: [],
     crashImageSha256: null,

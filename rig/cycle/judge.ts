@@ -2,12 +2,26 @@
  * The verdict of one cycle, from the rig's ground truth (which pages tore) joined with what the
  * server did and what the checks found. Log lines are evidence, never the verdict: MariaDB can
  * restore pages from doublewrite without a word, and can blame intact pages after one torn page.
+ *
+ * What the server did after it started is the server's: a crash, a hang or a failed shutdown is a
+ * finding, named apart. First match wins:
+ * - never answered: `hung` (its start passed the bound), `crashed` (a signal ended it: a crash,
+ *   an assertion's abort, a kill the rig did not send), else it exited by itself: `detected` when
+ *   pages were torn or it logged corruption, `refused` when neither (nothing explains the refusal);
+ * - answered: `lost-commit` (an acknowledged commit is missing), then corruption: a torn or other
+ *   page still invalid after a clean shutdown, a CHECK TABLE complaint, a ledger the server could
+ *   not read: `reported-corruption` when its log named corruption, else `silent-corruption`;
+ *   then the process: `hung` (the checks passed their bound), `crashed` (it died during the
+ *   checks), `shutdown-crash` (SHUTDOWN did not end with exit code 0);
+ * - else `restored` (pages tore, all in use valid afterwards) or `no-torn`.
+ * Pages are scanned after every run, but only a clean shutdown leaves them as the server meant
+ * them: after a crash, pages rebuilt in memory may not have reached the disk yet.
  */
-import type { CycleRecord, Verdict } from '../results/types.js';
+import type { CycleRecord, RecoveryRun, Verdict } from '../results/types.js';
 
 export interface JudgeInput {
   torn: CycleRecord['tornPagesBefore'];
-  serverStarted: boolean;
+  run: RecoveryRun;
   loggedCorruption: boolean;
   ledger: CycleRecord['ledger'];
   checkTable: CycleRecord['checkTable'];
@@ -21,37 +35,83 @@ export interface Judgement {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
+function exitText(exit: RecoveryRun['exit']): string {
+  if (!exit) return 'an end the rig did not see';
+  if (exit.signal) return `signal ${exit.signal}`;
+  return `exit code ${exit.exitCode}`;
+}
+
+function judgeNeverReady(input: JudgeInput, tornText: string): Judgement {
+  const { run } = input;
+  if (run.timedOut === 'start') {
+    return { verdict: 'hung', reason: `${tornText}; the server did not answer within ${seconds(run.bounds.startMs)} of starting and was killed` };
+  }
+  if (run.exit?.signal) {
+    return { verdict: 'crashed', reason: `${tornText}; the server died during recovery (${exitText(run.exit)}) before it answered` };
+  }
+  const said = input.loggedCorruption ? 'and reported corruption' : 'without naming corruption';
+  const verdict = input.torn.length > 0 || input.loggedCorruption ? 'detected' : 'refused';
+  return { verdict, reason: `${tornText}; the server refused to start (${exitText(run.exit)}) ${said}` };
+}
+
+function corruption(input: JudgeInput): string[] {
+  const pagesCount = input.run.shutdown === 'clean';
+  // A page the tablespace has freed holds no data: torn or not, it is no corruption.
+  const inUse = pagesCount ? input.torn.filter((p) => !p.freedAfter) : [];
+  const stillTorn = inUse.filter((p) => p.validAfter === false).length;
+  // restored means current: a torn page brought back older than its newest write lost that write
+  const stale = inUse.filter((p) => p.validAfter === true && p.currentAfter === false).length;
+  const unseen = inUse.filter((p) => p.validAfter === null).length;
+  const invalidAfter = pagesCount ? input.pagesAfter.filter((p) => !p.free).length : 0;
+  const failed = input.checkTable.failed.length;
+  const broken = input.invariants.violations;
+  return [
+    stillTorn ? `${plural(stillTorn, 'torn page')} still invalid after recovery` : '',
+    stale ? `${plural(stale, 'torn page')} restored to a version older than the newest written before the cut` : '',
+    unseen ? `${plural(unseen, 'torn page')} not found by the scan after recovery` : '',
+    invalidAfter ? `${plural(invalidAfter, 'invalid page')} in use after recovery` : '',
+    failed ? `CHECK TABLE failed on ${failed} of ${input.checkTable.tables}` : '',
+    broken.length ? `${plural(broken.length, 'data invariant')} broken (${broken[0]})` : '',
+    input.ledger.error ? `the ledger could not be read (${input.ledger.error})` : '',
+  ].filter(Boolean);
+}
+
+function judgeProcess(input: JudgeInput, tornText: string): Judgement | null {
+  const { run } = input;
+  if (run.endedIn === 'checks') {
+    const during = run.checksError ? `: ${run.checksError}` : '';
+    if (run.timedOut === 'checks') {
+      return { verdict: 'hung', reason: `${tornText}; the server stopped answering during the checks (bound ${seconds(run.bounds.checksMs)}) and was killed${during}` };
+    }
+    return { verdict: 'crashed', reason: `${tornText}; the server died during the checks (${exitText(run.exit)})${during}` };
+  }
+  if (run.shutdown !== 'clean') {
+    const how = run.timedOut === 'shutdown' ? 'did not finish within its bound and was killed' : `ended with ${exitText(run.exit)}`;
+    return { verdict: 'shutdown-crash', reason: `${tornText}; recovered and checked, but the clean shutdown ${how}` };
+  }
+  return null;
+}
 
 export function judgeCycle(input: JudgeInput): Judgement {
   const torn = input.torn.length;
   const tornText = torn ? `${plural(torn, 'page')} torn in the crash image` : 'no page torn in the crash image';
-  if (!input.serverStarted) {
-    const said = input.loggedCorruption ? 'and reported corruption' : 'without naming corruption';
-    return { verdict: 'detected', reason: `${tornText}; the server refused to start ${said}` };
-  }
+  if (input.run.readyMs === null) return judgeNeverReady(input, tornText);
   if (input.ledger.checked && input.ledger.missing > 0) {
     return {
       verdict: 'lost-commit',
       reason: `${tornText}; ${plural(input.ledger.missing, 'acknowledged commit')} missing after recovery`,
     };
   }
-  // A page the tablespace has freed holds no data: torn or not, it is no corruption.
-  const stillTorn = input.torn.filter((p) => p.validAfter === false && !p.freedAfter).length;
-  // restored means current: a torn page brought back older than its newest write lost that write
-  const stale = input.torn.filter((p) => p.validAfter === true && p.currentAfter === false && !p.freedAfter).length;
-  const unseen = input.torn.filter((p) => p.validAfter === null && !p.freedAfter).length;
-  const invalidAfter = input.pagesAfter.filter((p) => !p.free).length;
-  const problems = [
-    stillTorn ? `${plural(stillTorn, 'torn page')} still invalid after recovery` : '',
-    stale ? `${plural(stale, 'torn page')} restored to a version older than the newest written before the cut` : '',
-    unseen ? `${plural(unseen, 'torn page')} not found by the scan after recovery` : '',
-    invalidAfter ? `${plural(invalidAfter, 'invalid page')} in use after recovery` : '',
-    input.checkTable.failed.length ? `CHECK TABLE failed on ${input.checkTable.failed.length} of ${input.checkTable.tables}` : '',
-    input.invariants.violations.length ? `${plural(input.invariants.violations.length, 'data invariant')} broken (${input.invariants.violations[0]})` : '',
-  ].filter(Boolean);
+  const problems = corruption(input);
   if (problems.length) {
-    return { verdict: 'silent-corruption', reason: `${tornText}; the server started but ${problems.join(', ')}` };
+    const verdict = input.loggedCorruption ? 'reported-corruption' : 'silent-corruption';
+    const said = input.loggedCorruption ? 'its log reported corruption' : 'its log reported no corruption';
+    return { verdict, reason: `${tornText}; the server started but ${problems.join(', ')}; ${said}` };
   }
+  const ended = judgeProcess(input, tornText);
+  if (ended) return ended;
   const ledger = input.ledger.checked ? `all ${input.ledger.acked} acknowledged commits present` : 'ledger not checked';
   if (!torn) return { verdict: 'no-torn', reason: `${tornText}; recovered, ${ledger}` };
   const freed = input.torn.filter((p) => p.freedAfter).length;

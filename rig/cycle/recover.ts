@@ -1,22 +1,33 @@
 /**
- * Recovery on the crash image: serve it on a fresh power-fail disk (no trigger), scan every page
- * and the doublewrite copies before the server touches it, start the server with a bound, check
- * the ledger and every table, shut down cleanly, and scan again.
+ * Recovery on the crash image: serve it on a fresh power-fail disk (no trigger), scan every page,
+ * the doublewrite copies and the redo checkpoint before the server touches it, start the server
+ * with a bound, check the ledger, the data invariants and every table (bounded), shut down cleanly, read the error log once the process
+ * has ended, and scan again. What the server does once started is recorded for the judge: it died
+ * (exit code, signal), stopped answering (the rig killed it), or its shutdown failed.
  */
 import { mkdirSync } from 'node:fs';
-import { checkInvariants, checkTables, verifyLedger } from '../checks/index.js';
+import { rigFailure } from '../errors.js';
 import { closeQuietly, connectToServer } from '../runtime/connect.js';
+import { findRigCause } from '../runtime/rig-cause.js';
 import type { LoadResult } from '../load/index.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../pages/index.js';
-import type { CycleRecord, ScenarioSettings } from '../results/types.js';
-import type { ServerRuntime } from '../runtime/types.js';
+import type { CycleRecord, RecoveryRun, ScenarioSettings } from '../results/types.js';
+import type { ServerRuntime, StartedServer } from '../runtime/types.js';
 import { readCheckpoint, type CheckpointRead } from '../pages/redo-checkpoint.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { DATADIR_NAME, datadirOn, makeRunDir } from './server-dirs.js';
 import { diskOptionsFor } from './disk-options.js';
+import { checkRecovered, type Checked } from './recovery-checks.js';
 
-const RECOVERY_TIMEOUT_MS = 120_000;
+/** How long the server may take to answer after starting, and the checks to finish. */
+export interface RecoveryBounds {
+  startMs: number;
+  checksMs: number;
+}
+export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = { startMs: 120_000, checksMs: 600_000 };
+const EXIT_GRACE_MS = 2000; // for an exit that is already under way to be seen
+const ANSWER_WAIT_MS = 5000;
 
 export interface CrashScan {
   disk: PowerFailDisk;
@@ -47,35 +58,12 @@ export async function mountAndScanCrashImage(
 }
 
 export interface RecoveryResult {
-  started: boolean;
-  errorLog: string;
+  run: RecoveryRun;
+  errorLog: string; // read once the process has ended, so it includes the end
   ledger: CycleRecord['ledger'];
   checkTable: CycleRecord['checkTable'];
   invariants: CycleRecord['invariants'];
   scanAfter: DatadirScan | null;
-}
-
-async function checkRecovered(
-  socketPath: string,
-  load: LoadResult,
-  dataset: ScenarioSettings['load'],
-): Promise<Pick<RecoveryResult, 'ledger' | 'checkTable' | 'invariants'>> {
-  const connection = await connectToServer({ socketPath });
-  try {
-    const ledger = load.ledger
-      ? await verifyLedger(connection, load)
-      : { checked: false, acked: load.ackedCount, missing: 0, note: load.note ?? 'the load kept no ledger' };
-    const invariants = await checkInvariants(connection, { tables: dataset.tables, rows: dataset.rows, ledger: load.ledger });
-    const tables = await checkTables(connection);
-    return {
-      ledger: { checked: ledger.checked, acked: ledger.acked, missing: ledger.missing, note: 'note' in ledger ? ledger.note : undefined },
-      checkTable: { tables: tables.tables, failed: tables.failed },
-      // a ledger row ahead of what its client could have committed breaks the ledger's invariant
-      invariants: { checked: true, violations: [...invariants.violations, ...('unexplained' in ledger ? ledger.unexplained : [])] },
-    };
-  } finally {
-    await closeQuietly(connection);
-  }
 }
 
 export async function recoverServer(
@@ -84,25 +72,83 @@ export async function recoverServer(
   crash: CrashScan,
   load: LoadResult,
   cleanup: CleanupStack,
+  bounds: RecoveryBounds,
   signal?: AbortSignal,
 ): Promise<RecoveryResult> {
   const runDir = makeRunDir();
   cleanup.push('recovery run dir', async () => runDir.remove());
   const spec = { datadir: crash.datadir, runDir: runDir.path, settings: settings.server, signal };
-  const outcome = await runtime.start(spec, RECOVERY_TIMEOUT_MS);
-  const notChecked = { checked: false, acked: load.ackedCount, missing: 0, note: 'the server did not start' };
+  const startedAt = Date.now();
+  const outcome = await runtime.start(spec, bounds.startMs);
   if (!outcome.ready) {
-    return {
-      started: false, errorLog: outcome.errorLog, ledger: notChecked, checkTable: { tables: 0, failed: [] },
-      invariants: { checked: false, violations: [] }, scanAfter: null,
-    };
+    const exit = { exitCode: outcome.exitCode, signal: outcome.signal ?? null };
+    const run: RecoveryRun = { bounds, readyMs: null, endedIn: 'start', timedOut: outcome.timedOut ? 'start' : null, exit, shutdown: 'not-reached' };
+    const ledger = { checked: false, acked: load.ackedCount, missing: 0, note: 'the server did not start' };
+    const invariants = { checked: false, violations: [] };
+    return { run, errorLog: outcome.errorLog, ledger, checkTable: { tables: 0, failed: [] }, invariants, scanAfter: null };
   }
+  const readyMs = Date.now() - startedAt;
   const server = outcome.server;
   cleanup.push('recovery server', () => server.kill());
-  const checks = await checkRecovered(server.socketPath, load, settings.load);
-  const errorLog = await server.errorLog();
-  await server.stop();
+  const logAtReady = (await server.errorLog()).length;
+  const ended = await checkThenStop(server, load, settings.load, bounds, signal);
   await cleanup.runNamed('recovery server');
+  const errorLog = await server.errorLog();
+  if (ended.run.shutdown !== 'clean') rejectRigCause(errorLog.slice(logAtReady), ended.run);
   const scanAfter = await scanDatadir(crash.datadir);
-  return { started: true, errorLog, ...checks, scanAfter };
+  return { run: { ...ended.run, bounds, readyMs }, errorLog, ...ended.checked, scanAfter };
+}
+
+type Ended = { run: Omit<RecoveryRun, 'bounds' | 'readyMs'>; checked: Checked };
+
+/** Checks, then a clean shutdown; a server that dies or stops answering ends the run where it is. */
+async function checkThenStop(
+  server: StartedServer,
+  load: LoadResult,
+  dataset: ScenarioSettings['load'],
+  bounds: RecoveryBounds,
+  signal?: AbortSignal,
+): Promise<Ended> {
+  const checks = checkRecovered(server.socketPath, load, dataset, bounds.checksMs);
+  const outcome = await checks.outcome;
+  if (outcome.kind !== 'done') {
+    const answering = outcome.kind === 'lost' && (await server.waitForExit(EXIT_GRACE_MS)) === null && (await answers(server.socketPath));
+    if (signal?.aborted) throw rigFailure('recovery was aborted during the checks');
+    if (answering) throw rigFailure(`the checks lost their connection while the server still answers: ${outcome.kind === 'lost' ? outcome.error : ''}`);
+    const died = outcome.kind === 'lost' ? await server.waitForExit(EXIT_GRACE_MS) : null;
+    if (!died) await server.kill(); // stopped answering: a hang, killed by the rig
+    await checks.settled;
+    const exit = await server.waitForExit(EXIT_GRACE_MS);
+    const checksError = outcome.kind === 'lost' ? outcome.error : undefined;
+    const timedOut = died ? null : 'checks' as const;
+    return { run: { endedIn: 'checks', timedOut, exit, shutdown: 'not-reached', ...(checksError ? { checksError } : {}) }, checked: outcome.checked };
+  }
+  let shutdownFailed: unknown = null;
+  await server.stop().catch((error: unknown) => (shutdownFailed = error));
+  const exit = await server.waitForExit(EXIT_GRACE_MS);
+  if (signal?.aborted) throw rigFailure('recovery was aborted during the shutdown');
+  if (!exit && shutdownFailed) throw shutdownFailed; // not even SIGKILL ended it: the rig's trouble
+  const clean = !shutdownFailed && exit?.exitCode === 0;
+  const timedOut = shutdownFailed ? 'shutdown' as const : null;
+  return { run: { endedIn: 'shutdown', timedOut, exit, shutdown: clean ? 'clean' : 'failed' }, checked: outcome.checked };
+}
+
+/** Whether the server still answers SELECT 1 (it dropped one connection but lives on). */
+async function answers(socketPath: string): Promise<boolean> {
+  let connection = null;
+  try {
+    connection = await connectToServer({ socketPath }, { connectTimeoutMs: ANSWER_WAIT_MS });
+    await connection.query({ sql: 'SELECT 1', timeout: ANSWER_WAIT_MS });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await closeQuietly(connection);
+  }
+}
+
+/** A server that ended badly because of the rig (no space, an EIO from the disk) is a rig failure. */
+function rejectRigCause(logSinceReady: string, run: Ended['run']): void {
+  const cause = findRigCause(logSinceReady);
+  if (cause) throw rigFailure(`the server ended in its ${run.endedIn} because of the rig (${cause.reason}): ${cause.line}`);
 }

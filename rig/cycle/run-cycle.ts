@@ -20,7 +20,7 @@ import { judgeCycle } from './judge.js';
 import { loadUntilCut, startOnPreparedImage } from './load-until-cut.js';
 import { PhaseTimer } from './phase-timer.js';
 import { ensurePreparedImage } from './prepared-image.js';
-import { mountAndScanCrashImage, recoverServer } from './recover.js';
+import { DEFAULT_RECOVERY_BOUNDS, mountAndScanCrashImage, recoverServer, type RecoveryBounds } from './recover.js';
 import { derivePageTruth } from './page-truth.js';
 import { describeMismatch, reconcileScan } from './reconcile.js';
 import { describeTornPages } from './torn-pages.js';
@@ -37,6 +37,7 @@ export interface CycleInput {
   runtime: ServerRuntime;
   serverVersion: string;
   repro: string; // the command that rebuilds this crash image
+  recoveryBounds?: Partial<RecoveryBounds>; // defaults: DEFAULT_RECOVERY_BOUNDS
   signal?: AbortSignal;
   onPhase?: (phase: Phase) => void;
 }
@@ -72,7 +73,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const tornBefore = describeTornPages(truth.pages, scanned.scan, scanned.copies, record.checkpointLsn);
     record.tornPagesBefore = tornBefore;
     const recovery = await timer.time('recover', () =>
-      recoverServer(settings, input.runtime, scanned, cut.load, cleanup, signal),
+      recoverServer(settings, input.runtime, scanned, cut.load, cleanup, { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds }, signal),
     );
     await timer.time('scanAfter', async () => {
       const after = recovery.scanAfter;
@@ -87,14 +88,15 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
       writeFileSync(join(input.dir, 'error.log'), recovery.errorLog);
       const events = classifyErrorLog(recovery.errorLog);
       record.errorLog = { excerpt: excerptErrorLog(recovery.errorLog, events), events };
-      record.serverStarted = recovery.started;
+      record.serverStarted = recovery.run.readyMs !== null;
+      record.recovery = recovery.run;
       record.ledger = recovery.ledger;
       record.checkTable = recovery.checkTable;
       record.invariants = recovery.invariants;
       for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
       const { verdict, reason } = judgeCycle({
         torn: record.tornPagesBefore,
-        serverStarted: recovery.started,
+        run: recovery.run,
         loggedCorruption: summarizeLog(events).counts.corruption > 0,
         ledger: record.ledger,
         checkTable: record.checkTable,

@@ -1,15 +1,28 @@
 /**
- * Whether one cycle met its scenario's expectation (DESIGN.md, "The oracle").
- * - recovers: the server came back with every torn page restored, or nothing tore.
- * - never-torn: nothing tore and the server came back with the data verified.
- * - torn-reproduced (the negative control): any cycle whose crash image held a torn page meets it,
- *   whatever the server then did; a cycle that tore nothing does not contradict it on its own
- *   (the scenario is blind when no cycle tore), unless it shows a finding no tear explains:
- *   a lost commit or silent corruption.
- * lost-commit and silent-corruption contradict recovers and never-torn, always.
+ * Whether one cycle met its scenario's expectation (DESIGN.md, "The oracle"; the verdicts are
+ * described in rig/cycle/judge.ts).
+ * - recovers: only `restored` and `no-torn` hold; every other outcome contradicts it (a refusal,
+ *   a crash, a hang, a failed shutdown, corruption, a lost commit).
+ * - never-torn: only `no-torn` holds (with nothing torn).
+ * - torn-reproduced (the negative control): any cycle whose crash image held a torn page holds it,
+ *   whatever the server then did. A cycle that tore nothing does not contradict it on its own
+ *   (the scenario is blind when no cycle tore), unless it shows a finding no tear explains: a lost
+ *   commit, corruption (reported or silent), a crash, a hang or a failed shutdown. A refusal to
+ *   start with nothing torn (`refused`, `detected` by a logged complaint) is left to the blindness
+ *   check: a write torn outside the pages the rig maps (the redo log) can make the server refuse.
  * rig-error meets nothing and contradicts nothing: the summary counts it on its own.
  */
 import type { Expectation, Verdict } from './types.js';
+
+/** Findings no torn page explains: with nothing torn they contradict even the negative control. */
+const UNEXPLAINED_WITHOUT_TEAR: ReadonlySet<Verdict> = new Set<Verdict>([
+  'lost-commit',
+  'silent-corruption',
+  'reported-corruption',
+  'crashed',
+  'hung',
+  'shutdown-crash',
+]);
 
 export function expectationHolds(expectation: Expectation, verdict: Verdict, tornCount: number): boolean {
   if (verdict === 'rig-error') return false;
@@ -19,7 +32,7 @@ export function expectationHolds(expectation: Expectation, verdict: Verdict, tor
     case 'never-torn':
       return verdict === 'no-torn' && tornCount === 0;
     case 'torn-reproduced':
-      return tornCount > 0 || (verdict !== 'lost-commit' && verdict !== 'silent-corruption');
+      return tornCount > 0 || !UNEXPLAINED_WITHOUT_TEAR.has(verdict);
   }
 }
 

@@ -3,10 +3,16 @@
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
  */
 
+/** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
   | 'no-torn'
   | 'restored'
   | 'detected'
+  | 'refused'
+  | 'crashed'
+  | 'hung'
+  | 'shutdown-crash'
+  | 'reported-corruption'
   | 'silent-corruption'
   | 'lost-commit'
   | 'rig-error';
@@ -168,6 +174,20 @@ export interface LogEvent {
   file?: string; // tablespace file as the server wrote it, e.g. ./sbtest/sbtest1.ibd
 }
 
+/** A stage of the recovery server's run: starting (until it answers), the checks, the shutdown. */
+export type ServerStage = 'start' | 'checks' | 'shutdown';
+
+/** What the recovery server process did, as the rig saw it. */
+export interface RecoveryRun {
+  bounds: { startMs: number; checksMs: number };
+  readyMs: number | null; // from start to the first answer; null when it never answered
+  endedIn: ServerStage; // the stage in which the process ended
+  timedOut: ServerStage | null; // the stage whose bound passed; the rig then killed the server
+  exit: { exitCode: number | null; signal: string | null } | null; // null: the end was not seen
+  shutdown: 'clean' | 'failed' | 'not-reached'; // clean: SHUTDOWN ended with exit code 0
+  checksError?: string; // the error that ended the checks early
+}
+
 export type Phase =
   | 'prepare'
   | 'load'
@@ -196,11 +216,12 @@ export interface CycleRecord {
   checkpointLsn: number | null; // of the crash image's redo log
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
-  ledger: { checked: boolean; acked: number; missing: number; note?: string };
+  ledger: { checked: boolean; acked: number; missing: number; note?: string; error?: string }; // error: the server could not read it
   checkTable: { tables: number; failed: string[] };
   /** Data invariants of the load (rig/checks/invariants.ts): each broken one is a line. */
   invariants: { checked: boolean; violations: string[] };
   serverStarted: boolean;
+  recovery: RecoveryRun | null; // null when the cycle did not reach recovery (absent in older records)
   errorLog: { excerpt: string; events: LogEvent[] };
   throughput: { tMs: number; commits: number }[]; // commits acknowledged per bucket
   crashImageSha256: string | null;

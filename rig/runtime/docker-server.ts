@@ -48,6 +48,7 @@ export class DockerServer implements StartedServer {
   readonly pid: number | null;
   private stopping: Promise<void> | null = null;
   private removed = false;
+  private exitSeen: ServerExit | null = null; // kept before the container (and its status) goes
 
   constructor(private readonly parts: DockerServerParts) {
     this.socketPath = parts.socketPath;
@@ -84,7 +85,10 @@ export class DockerServer implements StartedServer {
   }
 
   async waitForExit(timeoutMs: number): Promise<ServerExit | null> {
-    return Promise.race([this.exited(), sleep(timeoutMs, null, { ref: false })]);
+    if (this.exitSeen) return this.exitSeen;
+    const exit = await Promise.race([this.exited(), sleep(timeoutMs, null, { ref: false })]);
+    if (exit && !this.removed) this.exitSeen = exit;
+    return exit;
   }
 
   async kill(): Promise<void> {
@@ -115,6 +119,7 @@ export class DockerServer implements StartedServer {
       const code = (error as { statusCode?: number }).statusCode;
       if (code !== 304 && code !== 404) throw rigFailure('server container did not stop', error); // 304: already stopped
     }
+    await this.waitForExit(KILL_WAIT_MS); // its exit status, before removal takes it
     await this.remove();
   }
 

@@ -1,21 +1,30 @@
 import t from 'tap';
 import { judgeCycle, type JudgeInput } from '../../rig/cycle/judge.js';
-import type { TornPage } from '../../rig/results/types.js';
+import type { RecoveryRun, TornPage } from '../../rig/results/types.js';
 
 const page = (over: Partial<TornPage> = {}): TornPage => ({
   file: './db/t.ibd', space: 5, page: 7, unitsNew: [true, false, false, false], writes: 1, durableLsn: 100, newestLsn: 200,
   invalidBefore: 'checksum-mismatch', validAfter: true, lsnAfter: 250, currentAfter: true, attribution: 'doublewrite',
   doublewrite: { checkpointLsn: 90, copies: [], restorable: true, why: 'restorable' }, ...over,
 });
+const bounds = { startMs: 120_000, checksMs: 600_000 };
+const clean: RecoveryRun = { bounds, readyMs: 2000, endedIn: 'shutdown', timedOut: null, exit: { exitCode: 0, signal: null }, shutdown: 'clean' };
+const run = (over: Partial<RecoveryRun>): RecoveryRun => ({ ...clean, ...over });
+const neverReady = (over: Partial<RecoveryRun>): RecoveryRun =>
+  run({ readyMs: null, endedIn: 'start', shutdown: 'not-reached', exit: { exitCode: 1, signal: null }, ...over });
+const diedInChecks = (signal: string): RecoveryRun =>
+  run({ endedIn: 'checks', shutdown: 'not-reached', exit: { exitCode: null, signal }, checksError: 'Connection lost: The server closed the connection.' });
 const base: JudgeInput = {
   torn: [],
-  serverStarted: true,
+  run: clean,
   loggedCorruption: false,
   ledger: { checked: true, acked: 10, missing: 0 },
   checkTable: { tables: 4, failed: [] },
   invariants: { checked: true, violations: [] },
   pagesAfter: [],
 };
+const stillTorn = page({ validAfter: false, attribution: null });
+const invalidAfter = [{ file: './ibdata1', space: 0, page: 9, reason: 'x' }];
 
 const cases: [string, Partial<JudgeInput>, string][] = [
   ['nothing torn, recovered', {}, 'no-torn'],
@@ -24,13 +33,35 @@ const cases: [string, Partial<JudgeInput>, string][] = [
   ['torn, valid again but older than its newest write', { torn: [page({ lsnAfter: 150, currentAfter: false })] }, 'silent-corruption'],
   ['torn, not found by the scan after recovery', { torn: [page({ validAfter: null, currentAfter: null, attribution: null })] }, 'silent-corruption'],
   ['torn, older but freed by the tablespace', { torn: [page({ currentAfter: false, freedAfter: true })] }, 'restored'],
-  ['server refused', { torn: [page({ validAfter: null, attribution: null })], serverStarted: false, loggedCorruption: true }, 'detected'],
-  ['refused without a torn page is still detected', { serverStarted: false }, 'detected'],
-  ['a commit lost', { torn: [page()], ledger: { checked: true, acked: 10, missing: 2 } }, 'lost-commit'],
-  ['a torn page survived', { torn: [page({ validAfter: false, attribution: null })] }, 'silent-corruption'],
-  ['CHECK TABLE failed', { checkTable: { tables: 4, failed: ['db.t: corrupt'] } }, 'silent-corruption'],
-  ['an invalid page in use after recovery', { pagesAfter: [{ file: './ibdata1', space: 0, page: 9, reason: 'x' }] }, 'silent-corruption'],
   ['a torn page left in freed space', { torn: [page({ validAfter: false, attribution: null, freedAfter: true })], pagesAfter: [{ file: './db/t.ibd', space: 5, page: 7, reason: 'x', free: true }] }, 'restored'],
+  // never answered
+  ['refused with torn pages and a corruption message', { torn: [page({ validAfter: null, attribution: null })], run: neverReady({}), loggedCorruption: true }, 'detected'],
+  ['refused with torn pages, naming nothing', { torn: [page({ validAfter: null, attribution: null })], run: neverReady({}) }, 'detected'],
+  ['refused naming corruption with nothing torn', { run: neverReady({}), loggedCorruption: true }, 'detected'],
+  ['refused with nothing torn and nothing named', { run: neverReady({}) }, 'refused'],
+  ['died of a signal before it answered', { torn: [page()], run: neverReady({ exit: { exitCode: null, signal: 'SIGABRT' } }), loggedCorruption: true }, 'crashed'],
+  ['killed by a SIGKILL the rig did not send (OOM)', { run: neverReady({ exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'crashed'],
+  ['recovery past its bound', { run: neverReady({ timedOut: 'start', exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'hung'],
+  // answered, then the data
+  ['a commit lost', { torn: [page()], ledger: { checked: true, acked: 10, missing: 2 } }, 'lost-commit'],
+  ['a commit lost, then a crash', { ledger: { checked: true, acked: 10, missing: 2 }, run: diedInChecks('SIGSEGV') }, 'lost-commit'],
+  ['a torn page survived', { torn: [stillTorn] }, 'silent-corruption'],
+  ['CHECK TABLE failed', { checkTable: { tables: 4, failed: ['db.t: corrupt'] } }, 'silent-corruption'],
+  ['an invalid page in use after recovery', { pagesAfter: invalidAfter }, 'silent-corruption'],
+  ['the server could not read the ledger', { ledger: { checked: false, acked: 10, missing: 0, error: "Table 'rig.ledger' doesn't exist in engine" } }, 'silent-corruption'],
+  ['CHECK TABLE failed and the log named corruption', { checkTable: { tables: 4, failed: ['db.t: corrupt'] }, loggedCorruption: true }, 'reported-corruption'],
+  ['a torn page survived and the log named corruption', { torn: [stillTorn], loggedCorruption: true }, 'reported-corruption'],
+  ['CHECK TABLE complained, then the server crashed', { checkTable: { tables: 4, failed: ['db.t: corrupt'] }, run: diedInChecks('SIGABRT') }, 'silent-corruption'],
+  // answered, then the process
+  ['killed (SIGKILL) during the checks', { torn: [page()], run: diedInChecks('SIGKILL') }, 'crashed'],
+  ['segfault during the checks', { run: diedInChecks('SIGSEGV') }, 'crashed'],
+  ['exited by itself during the checks', { run: run({ endedIn: 'checks', shutdown: 'not-reached', exit: { exitCode: 1, signal: null } }) }, 'crashed'],
+  ['pages left invalid by a crash are not corruption', { torn: [stillTorn], pagesAfter: invalidAfter, run: diedInChecks('SIGSEGV') }, 'crashed'],
+  ['checks past their bound', { run: run({ endedIn: 'checks', timedOut: 'checks', shutdown: 'not-reached', exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'hung'],
+  ['killed during the shutdown', { torn: [page()], run: run({ shutdown: 'failed', exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'shutdown-crash'],
+  ['shutdown ended with an exit code', { run: run({ shutdown: 'failed', exit: { exitCode: 1, signal: null } }) }, 'shutdown-crash'],
+  ['shutdown past its bound', { run: run({ shutdown: 'failed', timedOut: 'shutdown', exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'shutdown-crash'],
+  ['pages left invalid by a failed shutdown are not corruption', { torn: [stillTorn], run: run({ shutdown: 'failed', exit: { exitCode: null, signal: 'SIGSEGV' } }) }, 'shutdown-crash'],
 ];
 
 for (const [name, over, verdict] of cases) {
@@ -45,4 +76,11 @@ t.test('the reason of a restore names the attribution and freed pages', async (t
   const j = judgeCycle({ ...base, torn: [page(), page({ page: 8, attribution: 'redo' }), page({ page: 9, validAfter: false, attribution: null, freedAfter: true })] });
   t.match(j.reason, /doublewrite 1, redo 1, unexplained 0/);
   t.match(j.reason, /1 torn page left invalid in space the tablespace has freed/);
+});
+
+t.test('the reason of a process failure names how it ended', async (t) => {
+  t.match(judgeCycle({ ...base, run: diedInChecks('SIGSEGV') }).reason, /signal SIGSEGV.*Connection lost/);
+  t.match(judgeCycle({ ...base, run: neverReady({}) }).reason, /exit code 1/);
+  t.match(judgeCycle({ ...base, run: neverReady({ timedOut: 'start' }) }).reason, /within 120 s/);
+  t.match(judgeCycle({ ...base, run: run({ shutdown: 'failed', exit: null }) }).reason, /an end the rig did not see/);
 });
