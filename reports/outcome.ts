@@ -1,9 +1,10 @@
 /**
  * What a reviewer must see first: the campaign's verdict in one line, and the alarms that outrank
- * everything else (a blind negative control, silent corruption, a lost commit, a page torn where
- * none may tear). Derived from the saved run only.
+ * everything else (a blind negative control, corruption served silently or not, a lost commit, a
+ * server that crashed or hung where it should have recovered, a page torn where none may tear).
+ * Derived from the saved run only.
  */
-import type { CampaignResults, CycleRecord, ScenarioSummary } from '../rig/results/types.js';
+import type { CampaignResults, CycleRecord, ScenarioSummary, Verdict } from '../rig/results/types.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
 
 export type CampaignStatus = 'pass' | 'fail' | 'rig-error' | 'running';
@@ -14,7 +15,7 @@ export interface Headline {
   why: string;
 }
 
-export type AlarmKind = 'silent-corruption' | 'lost-commit' | 'blind' | 'torn-where-atomic';
+export type AlarmKind = 'silent-corruption' | 'reported-corruption' | 'lost-commit' | 'server-failure' | 'blind' | 'torn-where-atomic';
 
 export interface Alarm {
   kind: AlarmKind;
@@ -76,6 +77,8 @@ function negativeControlNote(scenarios: ScenarioSummary[]): string {
   return `; the negative control tore pages in ${torn}/${run} cycles (${formatPercent(torn, run)})`;
 }
 
+const SERVER_FAILURES: Verdict[] = ['crashed', 'hung', 'shutdown-crash'];
+
 function idsWhere(cycles: CycleRecord[], keep: (c: CycleRecord) => boolean): string[] {
   return cycles.filter(keep).map((c) => c.id);
 }
@@ -91,6 +94,15 @@ export function campaignAlarms(results: CampaignResults): Alarm[] {
       cycleIds: silent,
     });
   }
+  const reported = idsWhere(results.cycles, (c) => c.verdict === 'reported-corruption');
+  if (reported.length > 0) {
+    alarms.push({
+      kind: 'reported-corruption',
+      title: `Corruption served in ${plural(reported.length, 'cycle')} (the server logged it)`,
+      detail: 'The server started and served data with a torn page, an invalid page or a failing CHECK TABLE; its error log named corruption.',
+      cycleIds: reported,
+    });
+  }
   const lost = idsWhere(results.cycles, (c) => c.verdict === 'lost-commit');
   if (lost.length > 0) {
     alarms.push({
@@ -98,6 +110,16 @@ export function campaignAlarms(results: CampaignResults): Alarm[] {
       title: `Lost commits in ${plural(lost.length, 'cycle')}`,
       detail: 'A commit the client saw acknowledged was missing after recovery.',
       cycleIds: lost,
+    });
+  }
+  const failed = idsWhere(results.cycles, (c) => SERVER_FAILURES.includes(c.verdict) && !c.expectationHeld);
+  if (failed.length > 0) {
+    alarms.push({
+      kind: 'server-failure',
+      title: `The server crashed or hung in ${plural(failed.length, 'cycle')}`,
+      detail: 'After it started on the crash image the server died (a signal, an assertion, an exit code), stopped answering ' +
+        'within the bound, or did not end its clean shutdown with exit code 0, where its scenario expected it to recover.',
+      cycleIds: failed,
     });
   }
   for (const s of results.scenarios.filter((x) => x.blind)) alarms.push(blindAlarm(s, results.cycles));

@@ -34,6 +34,7 @@ code,.mono,pre{font-family:ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menl
 .alarm p{margin:.2rem 0}
 .alarm-title{font-weight:800;font-size:1.1rem}
 .alarm-icon{color:#9a3800}
+.alarm-server-failure{border-color:var(--orange);background:var(--orange-bg)}
 .alarm-blind{border-color:var(--orange);background:repeating-linear-gradient(135deg,var(--orange-bg) 0 14px,#fff8e6 14px 28px)}
 .alarm-cycles a{font-family:ui-monospace,monospace;font-size:.85rem;margin-right:4px}
 .stats{display:flex;flex-wrap:wrap;gap:10px;list-style:none;padding:0;margin:0 0 .5rem}
@@ -59,7 +60,10 @@ tr.st-fail td:first-child,tr.st-blind td:first-child{box-shadow:inset 4px 0 0 va
 .v-no-torn{background:var(--grey-bg);border-color:#8a96a3}
 .v-restored{background:var(--blue-bg);border-color:var(--blue)}
 .v-detected{background:var(--purple-bg);border-color:var(--purple)}
+.v-refused{background:var(--grey-bg);border-color:var(--purple)}
 .v-silent-corruption,.v-lost-commit{background:var(--verm);border-color:var(--verm);color:#fff;font-weight:700}
+.v-reported-corruption{background:var(--verm-bg);border-color:var(--verm);color:#9a3800;font-weight:700}
+.v-crashed,.v-hung,.v-shutdown-crash{background:var(--orange-bg);border-color:var(--orange);color:#7a5200;font-weight:700}
 .v-rig-error{background:#fff;border-style:dashed;border-color:#7a3560;color:#7a3560}
 table.matrix{table-layout:fixed}
 table.matrix th{text-align:center}

@@ -198,3 +198,23 @@ t.test('a lost commit stands out above everything and shows in its cycle ledger'
   t.match(page, /✗ 3 of 2048 acknowledged commits missing/);
   t.match(page, /chip v-lost-commit">LOST COMMIT/);
 });
+
+t.test('a crash after recovery raises the server alarm and its cycle shows how the server ended', async (t) => {
+  const results = structuredClone(await quickResults());
+  const cycle = results.cycles[1]!;
+  const recovery = { bounds: { startMs: 120_000, checksMs: 600_000 }, readyMs: 1850, endedIn: 'checks' as const, timedOut: null, exit: { exitCode: null, signal: 'SIGSEGV' }, shutdown: 'not-reached' as const, checksError: 'Connection lost: The server closed the connection.' };
+  Object.assign(cycle, { verdict: 'crashed', expectationHeld: false, reason: 'the server died during the checks (signal SIGSEGV)', recovery });
+  const reported = results.cycles[2]!;
+  Object.assign(reported, { verdict: 'reported-corruption', expectationHeld: false, reason: 'CHECK TABLE failed on 1 of 4; its log reported corruption' });
+  results.outcome = 'fail';
+  const page = renderReport({ results });
+  t.match(page, /class="alarm alarm-server-failure"/);
+  t.match(page, /The server crashed or hung in 1 cycle/);
+  t.match(page, /class="alarm alarm-reported-corruption"/);
+  t.match(page, /chip v-crashed">CRASHED/);
+  t.match(page, /chip v-reported-corruption">REPORTED CORRUPTION/);
+  t.match(page, /<dt>ready after<\/dt><dd>1.9 s<\/dd>/);
+  t.match(page, /<dd class="mono">signal SIGSEGV<\/dd>/);
+  t.match(page, /Connection lost: The server closed the connection\./);
+  t.match(page, /Not recorded \(the cycle did not reach recovery, or the record predates it\)/, 'an older record without the run still renders');
+});

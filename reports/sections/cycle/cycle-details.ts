@@ -9,6 +9,7 @@ import { cycleSettingsBlock, ledgerBlock, reproBlock } from './cycle-settings.js
 import { diskStatsBlock, straddleCause } from './disk-stats.js';
 import { logExcerpt, type LogSource } from './log-excerpt.js';
 import { pendingWritesBlock } from './pending-writes.js';
+import { serverRunBlock } from './server-run.js';
 import { afterRecoveryBlock, tornPagesBlock } from './torn-pages.js';
 
 function part(title: string, body: Html, wide = false): Html {
@@ -49,6 +50,7 @@ ${straddleCause(cycle)}
 ${part('Torn pages', tornPagesBlock(cycle), true)}
 ${part('Error log', logExcerpt(log, cycle.errorLog.excerpt, cycle.errorLog.events, cycle.tornPagesBefore), true)}
 ${part('After recovery', html`${afterRecoveryBlock(cycle)}<h5>Ledger</h5>${ledgerBlock(cycle)}`)}
+${part('Recovery server', serverRunBlock(cycle))}
 ${part('Load throughput', throughputChart(cycle.throughput, cycle.cut?.atMs ?? null))}
 ${part('Pending writes at the cut', pendingWritesBlock(cycle.cut, cycle.pendingWrites))}
 ${part('Disk counters (arming to cut)', diskStatsBlock(cycle))}

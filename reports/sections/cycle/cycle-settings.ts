@@ -35,6 +35,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
 
 export function ledgerBlock(cycle: CycleRecord): Html {
   const l = cycle.ledger;
+  if (l.error) return html`<p><b class="bad">✗ the server could not read the ledger:</b> <span class="mono">${l.error}</span>. ${l.acked} commits acknowledged.</p>`;
   if (!l.checked) return html`<p>Ledger not checked${l.note ? html`: ${l.note}` : null}. ${l.acked} commits acknowledged.</p>`;
   return html`<p>${l.missing === 0
     ? html`<span class="ok">✓ all ${l.acked} acknowledged commits present</span>`
