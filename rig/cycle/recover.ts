@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { rigFailure } from '../errors.js';
 import { closeQuietly, connectToServer } from '../runtime/connect.js';
 import { findRigCause } from '../runtime/rig-cause.js';
+import { classifyLine } from '../logs/index.js';
 import type { LoadResult } from '../load/index.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../pages/index.js';
 import type { CycleRecord, RecoveryRun, ScenarioSettings } from '../results/types.js';
@@ -95,6 +96,9 @@ export async function recoverServer(
   await cleanup.runNamed('recovery server');
   const errorLog = await server.errorLog();
   if (ended.run.shutdown !== 'clean') rejectRigCause(errorLog.slice(logAtReady), ended.run);
+  if (ended.run.endedIn === 'shutdown' && ended.run.shutdown === 'failed' && crashedBeforeShutdown(errorLog.slice(logAtReady))) {
+    ended.run.endedIn = 'checks'; // a fatal signal's handler runs while other threads still answer
+  }
   const scanAfter = await scanDatadir(crash.datadir);
   return { run: { ...ended.run, bounds, readyMs }, errorLog, ...ended.checked, scanAfter };
 }
@@ -145,6 +149,17 @@ async function answers(socketPath: string): Promise<boolean> {
   } finally {
     await closeQuietly(connection);
   }
+}
+
+const SHUTDOWN_START = /\bNormal shutdown\b|\bReceived SHUTDOWN from user\b/i;
+
+/** The log reports a crash (a fatal signal, a failed assertion) before the shutdown began. */
+function crashedBeforeShutdown(logSinceReady: string): boolean {
+  for (const line of logSinceReady.split('\n')) {
+    if (SHUTDOWN_START.test(line)) return false;
+    if (classifyLine(line) === 'abort') return true;
+  }
+  return false;
 }
 
 /** A server that ended badly because of the rig (no space, an EIO from the disk) is a rig failure. */

@@ -1,0 +1,111 @@
+/**
+ * What the server does after it started is the server's finding: real crash cycles (the real
+ * mariadbd on the real power-fail disk) whose recovery server is killed, crashed or frozen after it
+ * answered, or crashed during its clean shutdown. Each must contradict `recovers` with a verdict
+ * naming the failure, never pass and never be filed as a rig error.
+ */
+import t from 'tap';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { runCycle } from '../../rig/cycle/run-cycle.js';
+import { contradicts } from '../../rig/results/expectation.js';
+import { createLocalRuntime } from '../../rig/runtime/local.js';
+import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import type { RecoveryBounds } from '../../rig/cycle/recover.js';
+import { FaultyRuntime, type Fault } from '../fixtures/faulty-runtime.js';
+
+const work = mkdtempSync(join(tmpdir(), 'rig-server-failures-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+const local = createLocalRuntime();
+
+const settings: ScenarioSettings = {
+  name: 'dw-on-4k',
+  runtime: 'local',
+  server: { doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '32M', redoSize: '48M' },
+  disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 256 << 20 },
+  load: { kind: 'builtin', connections: 4, tables: 4, rows: 3000, maxSeconds: 90 },
+  expect: 'recovers',
+};
+
+async function cycle(name: string, fault: Fault | null, bounds: Partial<RecoveryBounds> = {}) {
+  const { server, version } = await local.describe();
+  const dir = join(work, name);
+  const recoverDir = join(dir, 'recover') + '/';
+  const runtime = fault ? new FaultyRuntime(local, fault, (spec) => spec.datadir.startsWith(recoverDir)) : local;
+  const started = Date.now();
+  const record = await runCycle({
+    id: name, settings, cycle: 1, seed: 5, expectation: 'recovers', dir,
+    cacheRoot: join(work, 'cache'), runtime, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
+    recoveryBounds: bounds,
+  });
+  const report = runtime instanceof FaultyRuntime ? runtime.reports : [];
+  const r = record.recovery;
+  t.comment(`${name}: ${record.verdict} in ${Date.now() - started} ms (recover ${record.timings.recover} ms); fault ${JSON.stringify(report)}; ` +
+    `ready ${r?.readyMs} ms, ended in ${r?.endedIn}, exit ${JSON.stringify(r?.exit)}, timed out ${r?.timedOut}, shutdown ${r?.shutdown}; ${record.reason}`);
+  return { record, report };
+}
+
+function isFinding(t: Tap.Test, record: CycleRecord): void {
+  t.not(record.verdict, 'rig-error', `not a rig error: ${record.error ?? record.reason}`);
+  t.ok(contradicts('recovers', record.verdict, record.tornPagesBefore.length), `${record.verdict} contradicts recovers`);
+  t.notOk(record.expectationHeld, 'the expectation did not hold');
+}
+
+t.test('without a fault the same cycle recovers, with a clean shutdown on the record', async (t) => {
+  const { record } = await cycle('control', null);
+  t.ok(['restored', 'no-torn'].includes(record.verdict), `${record.verdict}: ${record.reason}`);
+  t.equal(record.recovery?.shutdown, 'clean');
+  t.same(record.recovery?.exit, { exitCode: 0, signal: null });
+  t.ok((record.recovery?.readyMs ?? 0) > 0, 'the time to ready is recorded');
+  t.match(readFileSync(join(work, 'control', 'error.log'), 'utf8'), /Shutdown complete/, 'the saved log includes the end of the shutdown');
+});
+
+for (const signal of ['SIGKILL', 'SIGSEGV'] as const) {
+  t.test(`a server that dies of ${signal} during the checks crashed`, async (t) => {
+    // At once: the checks of this small dataset take less than 50 ms, and a signal after them
+    // lands in the shutdown (the next test's case).
+    const { record, report } = await cycle(`killed-${signal}`, { when: 'after-ready', signal, delayMs: 0 });
+    t.ok(report[0]?.sentAtMs !== null && report[0]?.sentAtMs !== undefined, `the fault was sent (${JSON.stringify(report)})`);
+    t.equal(record.verdict, 'crashed', record.reason);
+    t.equal(record.recovery?.endedIn, 'checks');
+    t.equal(record.recovery?.exit?.signal, signal, 'the signal is recorded');
+    t.equal(record.recovery?.timedOut, null, 'no bound passed');
+    isFinding(t, record);
+  });
+}
+
+t.test('a server that stops answering after it answered hung, within the check bound', async (t) => {
+  const { record } = await cycle('frozen', { when: 'after-ready', signal: 'SIGSTOP', delayMs: 0 }, { checksMs: 3000 });
+  t.equal(record.verdict, 'hung', record.reason);
+  t.equal(record.recovery?.timedOut, 'checks');
+  t.equal(record.recovery?.bounds.checksMs, 3000);
+  t.ok((record.timings.recover ?? Infinity) < 30_000, `recovery ended soon after the bound (${record.timings.recover} ms)`);
+  isFinding(t, record);
+});
+
+t.test('a recovery that does not answer within its bound hung', async (t) => {
+  const { record, report } = await cycle('frozen-start', { when: 'before-ready', signal: 'SIGSTOP' }, { startMs: 3000 });
+  t.ok(report[0]?.sentAtMs !== null && report[0]?.sentAtMs !== undefined, `the server was frozen while starting (${JSON.stringify(report)})`);
+  t.equal(record.verdict, 'hung', record.reason);
+  t.equal(record.recovery?.readyMs, null, 'it never answered');
+  t.equal(record.recovery?.timedOut, 'start');
+  t.notOk(record.serverStarted);
+  isFinding(t, record);
+});
+
+t.test('a server that crashes during its clean shutdown is a shutdown crash', async (t) => {
+  const { record, report } = await cycle('shutdown-segv', { when: 'at-shutdown', signal: 'SIGSEGV', logLine: /Normal shutdown|Starting shutdown/ });
+  t.ok(report[0]?.sentAtMs !== null && report[0]?.sentAtMs !== undefined, `the fault was sent during the shutdown (${JSON.stringify(report)})`);
+  t.equal(record.verdict, 'shutdown-crash', record.reason);
+  t.equal(record.recovery?.shutdown, 'failed');
+  t.equal(record.recovery?.exit?.signal, 'SIGSEGV');
+  isFinding(t, record);
+});
+
+t.test('nothing is left behind', async (t) => {
+  t.notMatch((await execa('cat', ['/proc/self/mountinfo'])).stdout, /rig-server-failures-/, 'no mount remains');
+  t.notMatch((await execa('losetup', ['-a'])).stdout, /rig-server-failures-/, 'no loop device remains');
+  t.notMatch((await execa('ps', ['-eo', 'args'])).stdout, /rig-server-failures-/, 'no helper or server remains');
+});
