@@ -154,7 +154,7 @@ async function answers(socketPath: string): Promise<boolean> {
 const SHUTDOWN_START = /\bNormal shutdown\b|\bReceived SHUTDOWN from user\b/i;
 
 /** The log reports a crash (a fatal signal, a failed assertion) before the shutdown began. */
-function crashedBeforeShutdown(logSinceReady: string): boolean {
+export function crashedBeforeShutdown(logSinceReady: string): boolean {
   for (const line of logSinceReady.split('\n')) {
     if (SHUTDOWN_START.test(line)) return false;
     if (classifyLine(line) === 'abort') return true;
