@@ -36,6 +36,13 @@ export function formatCycleSummary(r: CycleRecord): string {
     `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; ` +
       `invariants broken: ${r.invariants.checked ? r.invariants.violations.length : 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`,
   );
+  if (r.recovery) {
+    const run = r.recovery;
+    const exit = !run.exit ? 'end not seen' : run.exit.signal ? `signal ${run.exit.signal}` : `exit code ${run.exit.exitCode}`;
+    const ready = run.readyMs === null ? 'never answered' : `ready after ${(run.readyMs / 1000).toFixed(1)} s`;
+    const bound = run.timedOut ? `; the ${run.timedOut} bound passed` : '';
+    lines.push(`  recovery server: ${ready}; ended in its ${run.endedIn} (${exit}); shutdown ${run.shutdown}${bound}`);
+  }
   lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
   if (r.error) lines.push(`  error: ${r.error}`);

@@ -13,6 +13,7 @@ import { runInterruptible } from '../../interrupts.js';
 import { CACHE_ROOT } from '../../cycle/cache-root.js';
 import { formatCycleSummary } from '../../cycle/cycle-summary.js';
 import { runCycle } from '../../cycle/run-cycle.js';
+import { DEFAULT_RECOVERY_BOUNDS } from '../../cycle/recover.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { runAction } from '../run-action.js';
@@ -37,6 +38,8 @@ interface CycleOptions {
   runtime: string;
   image?: string;
   out?: string;
+  recoveryTimeout: string;
+  checkTimeout: string;
 }
 
 /** The flags as a one-scenario campaign, so they are validated exactly as campaign files are. */
@@ -65,11 +68,12 @@ function scenarioFromFlags(o: CycleOptions) {
     ],
   };
   const campaign = parseCampaign(stringify(doc), 'command line');
-  return { scenario: campaign.scenarios[0]!, seed };
+  const bounds = { startMs: num(o.recoveryTimeout, '--recovery-timeout') * 1000, checksMs: num(o.checkTimeout, '--check-timeout') * 1000 };
+  return { scenario: campaign.scenarios[0]!, seed, bounds };
 }
 
 async function cycle(o: CycleOptions): Promise<number> {
-  const { scenario, seed } = scenarioFromFlags(o);
+  const { scenario, seed, bounds } = scenarioFromFlags(o);
   const dir = resolve(o.out ?? mkdtempSync(join(tmpdir(), 'rig-cycle-')));
   return runInterruptible(async (signal) => {
     await sweepLeftovers();
@@ -87,6 +91,7 @@ async function cycle(o: CycleOptions): Promise<number> {
         runtime,
         serverVersion: `${server} ${version}`,
         repro: `rig repro ${dir}`,
+        recoveryBounds: bounds,
         signal,
         onPhase: (phase) => process.stderr.write(`  ${phase}...\n`),
       });
@@ -121,6 +126,8 @@ export function register(program: Command): void {
     .option('--expect <expectation>', 'recovers, never-torn or torn-reproduced (default: from the settings)')
     .option('--runtime <runtime>', 'local or docker', 'local')
     .option('--image <image>', 'server image (docker runtime)')
+    .option('--recovery-timeout <seconds>', 'the recovering server must answer within this (else: hung)', String(DEFAULT_RECOVERY_BOUNDS.startMs / 1000))
+    .option('--check-timeout <seconds>', 'the ledger and CHECK TABLE checks must finish within this (else: hung)', String(DEFAULT_RECOVERY_BOUNDS.checksMs / 1000))
     .option('--out <dir>', 'folder for cycle.json and evidence (default: a new temp folder)')
     .action(runAction(cycle));
 }
