@@ -3,7 +3,7 @@
  * order. Little-endian: "PFJ1", u64 count, then per write u64 seq, u64 offset, u64 length,
  * `length` bytes it overwrote, `length` bytes it brought.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rigFailure } from '../rig/errors.js';
 
 export interface JournalEntry {
@@ -35,6 +35,9 @@ export function parseJournal(data: Buffer, source = 'journal'): JournalEntry[] {
 }
 
 export function readJournal(path: string): JournalEntry[] {
+  if (!existsSync(path)) {
+    throw rigFailure(`${path} does not exist: the disk was not cut, or its journal dump at the cut failed (see helper.log beside it)`);
+  }
   return parseJournal(readFileSync(path), path);
 }
 

@@ -11,7 +11,7 @@ import { rigFailure } from '../rig/errors.js';
 import { checkAborted } from '../rig/interrupts.js';
 import type { FsKind, TriggerSpec } from '../rig/results/types.js';
 import { HELPER_PATH } from '../rig/paths.js';
-import { sendCommand } from './control-client.js';
+import { refusal, sendCommand } from './control-client.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS } from './filesystems.js';
 import type { HelperStatus } from './helper-status.js';
@@ -59,18 +59,27 @@ export class PowerFailDisk {
     await sendCommand(this.record.controlSocket, armCommand(trigger));
   }
 
+  /** Cuts now. Like every cut reply, a rig failure if the journal dump at the cut failed. */
   cut(): Promise<HelperStatus> {
     return sendCommand<HelperStatus>(this.record.controlSocket, 'cut');
   }
 
   /** Resolves with the status at the cut, or null if it has not fired within timeoutMs. */
   async waitCut(timeoutMs: number): Promise<HelperStatus | null> {
+    const command = `wait-cut ${timeoutMs}`;
     try {
-      return await sendCommand<HelperStatus>(this.record.controlSocket, `wait-cut ${timeoutMs}`, timeoutMs + 5000);
+      return await sendCommand<HelperStatus>(this.record.controlSocket, command, timeoutMs + 5000);
     } catch (error) {
-      if (String((error as Error).message).endsWith('timeout')) return null;
+      if ((error as Error).message === refusal(command, 'timeout')) return null;
       throw error;
     }
+  }
+
+  /** The status at a cut that already fired, once its journal is dumped; throws if the dump failed. */
+  async cutStatus(): Promise<HelperStatus> {
+    const status = await this.waitCut(0);
+    if (!status) throw rigFailure(`the disk in ${this.record.dir} has not been cut`);
+    return status;
   }
 
   /** Hands the disk to another process, or to nobody (null: it stays up until `rig disk down`

@@ -8,6 +8,8 @@
  *   arm at-time MS          cut MS milliseconds after arming
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
+ * Both cut replies give the status only if the journal was dumped; a failed dump is an `err`, so
+ * no crash image can be built from a journal that was not written.
  *   release                 after a cut: fail held and later requests with EIO
  */
 #include <errno.h>
@@ -54,6 +56,18 @@ static void reply_status(FILE *out)
 	pthread_mutex_unlock(&D.lock);
 }
 
+/* After the cut: the status, or why the journal the crash image needs is missing. */
+static void reply_cut(FILE *out)
+{
+	pthread_mutex_lock(&D.lock);
+	int rc = D.dump_rc;
+	pthread_mutex_unlock(&D.lock);
+	if (rc == 0)
+		reply_status(out);
+	else
+		fprintf(out, "err journal dump to %s failed: %s\n", D.journal_path, strerror(-rc));
+}
+
 static void wait_cut(FILE *out, long ms)
 {
 	struct timespec until;
@@ -71,7 +85,7 @@ static void wait_cut(FILE *out, long ms)
 	int cut = D.cut;
 	pthread_mutex_unlock(&D.lock);
 	if (cut)
-		reply_status(out);
+		reply_cut(out);
 	else
 		fprintf(out, "err timeout\n");
 }
@@ -109,7 +123,7 @@ static void handle(FILE *out, char *line)
 		if (was)
 			fprintf(out, "err already cut\n");
 		else
-			reply_status(out);
+			reply_cut(out);
 	} else if (strcmp(cmd, "wait-cut") == 0) {
 		wait_cut(out, got >= 2 ? atol(arg) : 0);
 	} else if (strcmp(cmd, "release") == 0) {

@@ -1,6 +1,8 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,14 +81,11 @@ static int put_u64(FILE *f, uint64_t v)
 	unsigned char b[8];
 	for (int i = 0; i < 8; i++)
 		b[i] = (unsigned char)(v >> (8 * i));
-	return fwrite(b, 1, 8, f) == 8 ? 0 : -EIO;
+	return fwrite(b, 1, 8, f) == 8 ? 0 : errno ? -errno : -EIO;
 }
 
-int journal_dump(const struct journal *j, const char *path)
+static int write_entries(const struct journal *j, FILE *f)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return -errno;
 	int rc = fwrite("PFJ1", 1, 4, f) == 4 ? 0 : -EIO;
 	rc = rc ? rc : put_u64(f, journal_pending(j));
 	for (size_t i = j->head; rc == 0 && i < j->n; i++) {
@@ -96,11 +95,29 @@ int journal_dump(const struct journal *j, const char *path)
 		rc = rc ? rc : put_u64(f, e->len);
 		if (rc == 0 && (fwrite(e->old, 1, e->len, f) != e->len ||
 				fwrite(e->new, 1, e->len, f) != e->len))
-			rc = -EIO;
+			rc = errno ? -errno : -EIO;
 	}
+	return rc;
+}
+
+/* Written beside path and renamed over it once complete: a failed dump leaves no journal at path. */
+int journal_dump(const struct journal *j, const char *path)
+{
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return -errno;
+	errno = 0;
+	int rc = write_entries(j, f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
 		rc = rc ? rc : -errno;
 	if (fclose(f) != 0)
 		rc = rc ? rc : -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
 	return rc;
 }

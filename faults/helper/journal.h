@@ -30,7 +30,8 @@ int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, uns
 void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);
 size_t journal_pending_at_least(const struct journal *j, uint32_t len);
-/* Writes the pending entries to path (format: faults/journal.ts). Returns 0 or -errno. */
+/* Writes the pending entries to path (format: faults/journal.ts), whole or not at all.
+ * Returns 0 or -errno. */
 int journal_dump(const struct journal *j, const char *path);
 
 #endif

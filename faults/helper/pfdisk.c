@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,6 +327,8 @@ int main(int argc, char *argv[])
 {
 	for (int i = 0; i < STRIPES; i++)
 		pthread_mutex_init(&stripe_locks[i], NULL);
+	/* a write past the file size limit must fail that write (EFBIG), not kill the disk */
+	signal(SIGXFSZ, SIG_IGN);
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
 		return 2;
