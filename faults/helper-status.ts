@@ -5,7 +5,8 @@ export interface HelperStatus {
   cut: boolean;
   cutReason: string;
   released: boolean;
-  dumpError: number;
+  dumping: boolean; // the cut fired and its journal is being written
+  dumpError: number; // -errno of a failed dump, else 0
   trigger: string;
   triggerN: number;
   pending: number;

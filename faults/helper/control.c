@@ -35,14 +35,14 @@ static void reply_status(FILE *out)
 	pthread_mutex_lock(&D.lock);
 	struct stats s = D.stats;
 	fprintf(out,
-		"ok {\"cut\":%s,\"cutReason\":\"%s\",\"released\":%s,\"dumpError\":%d,"
+		"ok {\"cut\":%s,\"cutReason\":\"%s\",\"released\":%s,\"dumping\":%s,\"dumpError\":%d,"
 		"\"trigger\":\"%s\",\"triggerN\":%llu,\"pending\":%zu,\"pendingPageWrites\":%zu,"
 		"\"cutPending\":%llu,\"cutPendingPageWrites\":%llu,\"journalBytes\":%llu,\"retired\":%llu,"
 		"\"reads\":%llu,\"writes\":%llu,\"flushes\":%llu,\"bytesWritten\":%llu,"
 		"\"pageWrites\":%llu,\"pageWritesMisaligned\":%llu,\"pageWritesStraddling\":%llu,"
 		"\"unit\":%u,\"pageSize\":%u,\"writesBySize\":[",
 		D.cut ? "true" : "false", D.cut ? D.cut_reason : "", D.released ? "true" : "false",
-		D.dump_rc, trigger_name(D.trig), (unsigned long long)D.trig_n,
+		D.dumping ? "true" : "false", D.dump_rc, trigger_name(D.trig), (unsigned long long)D.trig_n,
 		journal_pending(&D.journal), journal_pending_at_least(&D.journal, D.page_size),
 		(unsigned long long)D.cut_pending, (unsigned long long)D.cut_pending_pages,
 		(unsigned long long)D.journal.bytes, (unsigned long long)D.journal.retired,
@@ -60,6 +60,7 @@ static void reply_status(FILE *out)
 static void reply_cut(FILE *out)
 {
 	pthread_mutex_lock(&D.lock);
+	disk_wait_dumped_locked();
 	int rc = D.dump_rc;
 	pthread_mutex_unlock(&D.lock);
 	if (rc == 0)

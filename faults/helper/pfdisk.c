@@ -51,10 +51,26 @@ void disk_cut_locked(const char *reason)
 		pthread_cond_wait(&D.changed, &D.lock);
 	D.cut_pending = journal_pending(&D.journal);
 	D.cut_pending_pages = journal_pending_at_least(&D.journal, D.page_size);
-	D.dump_rc = journal_dump(&D.journal, D.journal_path);
+	/*
+	 * From here the journal cannot change: no write is in flight, every new request is held, and
+	 * a held flush never empties it. So the dump, which takes as long as hundreds of MiB take to
+	 * write, runs without the lock: status and release still answer meanwhile.
+	 */
+	D.dumping = 1;
+	pthread_mutex_unlock(&D.lock);
+	int rc = journal_dump(&D.journal, D.journal_path);
+	pthread_mutex_lock(&D.lock);
+	D.dump_rc = rc;
+	D.dumping = 0;
 	fprintf(stderr, "pfdisk: cut (%s): %llu pending writes, dump %s\n", reason,
-		(unsigned long long)D.cut_pending, D.dump_rc == 0 ? "written" : strerror(-D.dump_rc));
+		(unsigned long long)D.cut_pending, rc == 0 ? "written" : strerror(-rc));
 	pthread_cond_broadcast(&D.changed);
+}
+
+void disk_wait_dumped_locked(void)
+{
+	while (D.dumping)
+		pthread_cond_wait(&D.changed, &D.lock);
 }
 
 int disk_hold_locked(void)
@@ -354,6 +370,9 @@ int main(int argc, char *argv[])
 	fuse_opt_add_arg(&args, "-f");
 	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
 	int rc = fuse_main(args.argc, args.argv, &ops, NULL);
+	pthread_mutex_lock(&D.lock); /* unmounted mid-dump: finish the journal before exiting */
+	disk_wait_dumped_locked();
+	pthread_mutex_unlock(&D.lock);
 	fuse_opt_free_args(&args);
 	unlink(opts.control);
 	return rc;

@@ -4,11 +4,12 @@
  * image refuses leaves nothing of itself in the image.
  */
 import t from 'tap';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildCrashImage } from '../../faults/crash-image.js';
+import { readJournal } from '../../faults/journal.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { RigError } from '../../rig/errors.js';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/disk-cli.js';
@@ -82,4 +83,25 @@ t.test('a trigger whose dump failed: wait-cut is an error, rig disk down exits 3
   t.notOk(existsSync(join(dir, 'crash.img')), 'no crash image');
   t.same(leftoversUnder(dir), [], 'the disk was taken down all the same');
   t.not((await writer).exitCode, 0, 'the write held at the cut failed once the disk was let go');
+});
+
+t.test('a big journal: status answers while it is dumped, the cut once it is written', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, journalMaxBytes: 512 * MiB, trigger: { kind: 'manual' } });
+  t.teardown(() => disk.down());
+  await execa('dd', ['if=/dev/urandom', `of=${disk.target}`, 'bs=1M', 'count=96', 'oflag=direct', 'status=none']);
+  const started = Date.now();
+  let done = false;
+  const cut = disk.cut().finally(() => (done = true));
+  let answeredWhileDumping = 0;
+  while (!done) if ((await disk.status()).dumping) answeredWhileDumping++;
+  const status = await cut;
+  const ms = Date.now() - started;
+  const bytes = statSync(join(dir, 'journal.bin')).size;
+  t.ok(answeredWhileDumping > 0, `status answered ${answeredWhileDumping} times during the dump (${bytes >> 20} MiB in ${ms} ms)`);
+  t.notOk(status.dumping, 'the cut answers once the dump is done');
+  const journal = readJournal(join(dir, 'journal.bin'));
+  t.equal(journal.length, status.cutPending, 'the journal holds every write pending at the cut');
+  t.equal(journal.reduce((n, e) => n + e.length, 0), 96 * MiB, 'and all 96 MiB of them');
 });
