@@ -7,6 +7,7 @@ export interface HelperStatus {
   released: boolean;
   dumping: boolean; // the cut fired and its journal is being written
   dumpError: number; // -errno of a failed dump, else 0
+  broken: string; // why the image holds bytes the journal does not explain, else ''
   trigger: string;
   triggerN: number;
   pending: number;

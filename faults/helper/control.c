@@ -8,8 +8,8 @@
  *   arm at-time MS          cut MS milliseconds after arming
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
- * Both cut replies give the status only if the journal was dumped; a failed dump is an `err`, so
- * no crash image can be built from a journal that was not written.
+ * Both cut replies give the status only if the journal was dumped and explains the image; a failed
+ * dump or a broken disk is an `err`, so no crash image is built from a journal that lies.
  *   release                 after a cut: fail held and later requests with EIO
  */
 #include <errno.h>
@@ -35,14 +35,14 @@ static void reply_status(FILE *out)
 	pthread_mutex_lock(&D.lock);
 	struct stats s = D.stats;
 	fprintf(out,
-		"ok {\"cut\":%s,\"cutReason\":\"%s\",\"released\":%s,\"dumping\":%s,\"dumpError\":%d,"
+		"ok {\"cut\":%s,\"cutReason\":\"%s\",\"released\":%s,\"dumping\":%s,\"dumpError\":%d,\"broken\":\"%s\","
 		"\"trigger\":\"%s\",\"triggerN\":%llu,\"pending\":%zu,\"pendingPageWrites\":%zu,"
 		"\"cutPending\":%llu,\"cutPendingPageWrites\":%llu,\"journalBytes\":%llu,\"retired\":%llu,"
 		"\"reads\":%llu,\"writes\":%llu,\"flushes\":%llu,\"bytesWritten\":%llu,"
 		"\"pageWrites\":%llu,\"pageWritesMisaligned\":%llu,\"pageWritesStraddling\":%llu,"
 		"\"unit\":%u,\"pageSize\":%u,\"writesBySize\":[",
 		D.cut ? "true" : "false", D.cut ? D.cut_reason : "", D.released ? "true" : "false",
-		D.dumping ? "true" : "false", D.dump_rc, trigger_name(D.trig), (unsigned long long)D.trig_n,
+		D.dumping ? "true" : "false", D.dump_rc, D.broken, trigger_name(D.trig), (unsigned long long)D.trig_n,
 		journal_pending(&D.journal), journal_pending_at_least(&D.journal, D.page_size),
 		(unsigned long long)D.cut_pending, (unsigned long long)D.cut_pending_pages,
 		(unsigned long long)D.journal.bytes, (unsigned long long)D.journal.retired,
@@ -62,11 +62,15 @@ static void reply_cut(FILE *out)
 	pthread_mutex_lock(&D.lock);
 	disk_wait_dumped_locked();
 	int rc = D.dump_rc;
+	char broken[sizeof(D.broken)];
+	memcpy(broken, D.broken, sizeof(broken));
 	pthread_mutex_unlock(&D.lock);
-	if (rc == 0)
-		reply_status(out);
-	else
+	if (broken[0])
+		fprintf(out, "err disk broken: %s\n", broken);
+	else if (rc != 0)
 		fprintf(out, "err journal dump to %s failed: %s\n", D.journal_path, strerror(-rc));
+	else
+		reply_status(out);
 }
 
 static void wait_cut(FILE *out, long ms)

@@ -36,7 +36,8 @@ struct disk {
 	uint64_t writes_since_arm;
 	uint64_t arm_generation;
 
-	uint64_t inflight; /* writes admitted before the cut and not yet journaled */
+	uint64_t inflight; /* writes admitted before the cut and not yet journaled (each has a slot) */
+	char broken[160];  /* why the image no longer matches the journal; a cut then answers err */
 	int cut, released;
 	const char *cut_reason;
 	uint64_t cut_pending, cut_pending_pages;

@@ -29,26 +29,32 @@ static void compact(struct journal *j)
 	j->head = 0;
 }
 
-int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
+int journal_reserve(struct journal *j, size_t slots)
 {
-	if (j->n == j->cap) {
-		compact(j);
-		if (j->n == j->cap) {
-			size_t cap = j->cap ? j->cap * 2 : 1024;
-			struct jentry *e = realloc(j->e, cap * sizeof(*e));
-			if (!e)
-				return -ENOMEM;
-			j->e = e;
-			j->cap = cap;
-		}
-	}
+	if (j->cap - j->n >= slots)
+		return 0;
+	compact(j);
+	size_t cap = j->cap ? j->cap : 1024;
+	while (cap - j->n < slots)
+		cap *= 2;
+	if (cap == j->cap)
+		return 0;
+	struct jentry *e = realloc(j->e, cap * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	j->e = e;
+	j->cap = cap;
+	return 0;
+}
+
+void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
+{
 	j->e[j->n++] = (struct jentry){ seq, off, len, data, data + len };
 	j->bytes += 2ull * len;
 	while (j->bytes > j->max_bytes && j->head < j->n - 1) {
 		drop_entry(j, &j->e[j->head++]);
 		j->retired++;
 	}
-	return 0;
 }
 
 void journal_flush_before(struct journal *j, uint64_t seq)

@@ -24,8 +24,10 @@ struct journal {
 };
 
 void journal_init(struct journal *j, uint64_t max_bytes);
-/* Takes ownership of data: 2*len bytes, the old bytes then the new. Returns 0 or -ENOMEM. */
-int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
+/* Makes room for `slots` more entries, so that as many journal_add calls cannot fail. 0 or -ENOMEM. */
+int journal_reserve(struct journal *j, size_t slots);
+/* Into a reserved slot; takes ownership of data: 2*len bytes, the old bytes then the new. */
+void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
 /* A flush that began when `seq` was the next sequence number makes every earlier write durable. */
 void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);

@@ -231,6 +231,27 @@ static void stripes_of(off_t off, size_t len, unsigned *a, unsigned *b)
 	*b = x < y ? y : x;
 }
 
+/* Writes all of buf at off. Returns 0 or -errno; *done says how much reached the image. */
+static int pwrite_all(const void *buf, size_t len, off_t off, size_t *done)
+{
+	*done = 0;
+	while (*done < len) {
+		ssize_t n = pwrite(D.img_fd, (const char *)buf + *done, len - *done, off + (off_t)*done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The old bytes are read and the journal slot reserved before the write reaches the image, so
+ * journaling a write that reached it cannot fail. A write the image takes only in part is undone
+ * (its old bytes put back) and fails; if even that fails, the disk is broken: the image holds
+ * bytes no journal entry explains, and the cut says so instead of dumping a journal that lies.
+ */
 static int write_journaled(const char *buf, size_t len, off_t off)
 {
 	unsigned a, b;
@@ -239,15 +260,20 @@ static int write_journaled(const char *buf, size_t len, off_t off)
 	if (b != a)
 		pthread_mutex_lock(&stripe_locks[b]);
 	unsigned char *data = malloc(2 * len);
-	int rc = data ? read_old(data, len, off) : -ENOMEM;
+	int rc = data ? read_old(data, len, off) : -ENOMEM, undo_rc = 0;
+	size_t done = 0, undone = 0;
 	if (rc == 0) {
 		memcpy(data + len, buf, len);
-		ssize_t n = pwrite(D.img_fd, buf, len, off);
-		rc = n < 0 ? -errno : n != (ssize_t)len ? -EIO : 0;
+		rc = pwrite_all(buf, len, off, &done);
+		if (rc != 0 && done > 0)
+			undo_rc = pwrite_all(data, done, off, &undone);
 	}
 	pthread_mutex_lock(&D.lock);
 	if (rc == 0)
-		rc = journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, data);
+		journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, data);
+	if (undo_rc != 0 && !D.broken[0])
+		snprintf(D.broken, sizeof(D.broken), "a failed write of %zu bytes at %llu could not be undone: %s",
+			 len, (unsigned long long)off, strerror(-undo_rc));
 	if (--D.inflight == 0)
 		pthread_cond_broadcast(&D.changed);
 	pthread_mutex_unlock(&D.lock);
@@ -268,7 +294,7 @@ static int pf_write(const char *path, const char *buf, size_t len, off_t off,
 	pthread_mutex_lock(&D.lock);
 	if (!D.cut && D.trig == TRIG_AFTER_WRITES && ++D.writes_since_arm > D.trig_n)
 		disk_cut_locked("after-writes");
-	int rc = D.cut ? disk_hold_locked() : 0;
+	int rc = D.cut ? disk_hold_locked() : D.broken[0] ? -EIO : journal_reserve(&D.journal, D.inflight + 1);
 	if (rc == 0) {
 		count_write_locked(off, len);
 		D.inflight++;

@@ -1,15 +1,18 @@
 /**
  * The helper's error paths on the real stack (loop device over the FUSE helper): a journal dump
  * that fails at the cut is an `err` reply and a rig failure, never a crash image; a write the
- * image refuses leaves nothing of itself in the image.
+ * image takes only in part fails and leaves nothing of itself in the image; a big dump does not
+ * stop the helper from answering.
  */
 import t from 'tap';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildCrashImage } from '../../faults/crash-image.js';
+import { makePlan } from '../../faults/crash-plan.js';
 import { readJournal } from '../../faults/journal.js';
+import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { RigError } from '../../rig/errors.js';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/disk-cli.js';
@@ -104,4 +107,23 @@ t.test('a big journal: status answers while it is dumped, the cut once it is wri
   const journal = readJournal(join(dir, 'journal.bin'));
   t.equal(journal.length, status.cutPending, 'the journal holds every write pending at the cut');
   t.equal(journal.reduce((n, e) => n + e.length, 0), 96 * MiB, 'and all 96 MiB of them');
+});
+
+t.test('a write the image takes only in part fails, and nothing of it stays in the image', async (t) => {
+  const { dir, disk } = await rawDisk(t);
+  const limit = 8 * MiB + 512; // the write at 8 MiB reaches the image for 512 bytes, then EFBIG
+  await limitHelperFileSize(disk, limit);
+  const w = await execa('dd', ['if=/dev/urandom', `of=${disk.target}`, 'bs=1M', 'count=4', 'seek=6', 'oflag=direct'], { reject: false });
+  t.not(w.exitCode, 0, `the write across the limit failed: ${w.stderr.trim().split('\n')[0]}`);
+  const status = await disk.cut();
+  t.equal(status.broken, '', 'the failed write was undone, so the disk is not broken');
+  await disk.down();
+  const journal = readJournal(join(dir, 'journal.bin'));
+  t.equal(journal.reduce((n, e) => n + e.length, 0), 2 * MiB, 'the journal holds the 2 MiB written before 8 MiB, and only those');
+  t.ok(journal.every((e) => e.offset + e.length <= 8 * MiB), 'no failed write is journaled');
+  const image = readFileSync(join(dir, 'image.img'));
+  t.ok(image.subarray(8 * MiB).every((b) => b === 0), 'the image from 8 MiB on is as it was');
+  const dropped = join(dir, 'dropped.img');
+  await materializeCrashImage(join(dir, 'image.img'), journal, makePlan(journal, 1, 4096, { land: 0, drop: 1, tear: 0 }), dropped);
+  t.ok(readFileSync(dropped).every((b) => b === 0), 'rolling back the journal gives the disk as it was before any write');
 });
