@@ -31,6 +31,7 @@ export function parseJournal(data: Buffer, source = 'journal'): JournalEntry[] {
     entries.push({ seq, offset, length, old: data.subarray(at, at + length), new: data.subarray(at + length, at + 2 * length) });
     at += 2 * length;
   }
+  if (at !== data.length) throw rigFailure(`${source} has ${data.length - at} bytes after its last write (${count} written)`);
   return entries;
 }
 
