@@ -49,7 +49,7 @@ export const DEFAULT_JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
  */
 const DUMP_MIN_BYTES_PER_MS = (8 * 1024 * 1024) / 1000;
 
-export function cutReplyTimeoutMs(journalMaxBytes: number): number {
+function cutReplyTimeoutMs(journalMaxBytes: number): number {
   return 5000 + Math.ceil(journalMaxBytes / DUMP_MIN_BYTES_PER_MS);
 }
 

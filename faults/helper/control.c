@@ -8,9 +8,10 @@
  *   arm at-time MS          cut MS milliseconds after arming
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
- * Both cut replies give the status only if the journal was dumped and explains the image; a failed
- * dump or a broken disk is an `err`, so no crash image is built from a journal that lies.
  *   release                 after a cut: fail held and later requests with EIO
+ * Both cut replies come once the journal dump is done, and give the status only if it was written
+ * and explains the image; a failed dump or a broken disk is an `err`, so no crash image is built
+ * from a journal that lies.
  */
 #include <errno.h>
 #include <pthread.h>
