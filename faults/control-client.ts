@@ -34,5 +34,10 @@ export async function sendCommand<T = Record<string, unknown>>(
     });
   });
   if (line.startsWith('ok ')) return JSON.parse(line.slice(3)) as T;
-  throw rigFailure(`power-fail disk refused '${command}': ${line.replace(/^err /, '')}`);
+  throw rigFailure(refusal(command, line.replace(/^err /, '')));
+}
+
+/** The message of the rig failure for an `err <reason>` reply. */
+export function refusal(command: string, reason: string): string {
+  return `power-fail disk refused '${command}': ${reason}`;
 }

@@ -19,6 +19,8 @@ export interface DiskRecord {
   fs: FsKind;
   atomicUnit: number;
   pageSize: number;
+  /** The journal bound the helper was started with; absent in records written before it was kept. */
+  journalMaxBytes?: number;
   sizeBytes: number;
   helperPid: number | null;
   loopDevice: string | null;

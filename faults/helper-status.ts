@@ -5,7 +5,9 @@ export interface HelperStatus {
   cut: boolean;
   cutReason: string;
   released: boolean;
-  dumpError: number;
+  dumping: boolean; // the cut fired and its journal is being written
+  dumpError: number; // -errno of a failed dump, else 0
+  broken: string; // why the image holds bytes the journal does not explain, else ''
   trigger: string;
   triggerN: number;
   pending: number;

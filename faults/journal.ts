@@ -3,7 +3,7 @@
  * order. Little-endian: "PFJ1", u64 count, then per write u64 seq, u64 offset, u64 length,
  * `length` bytes it overwrote, `length` bytes it brought.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rigFailure } from '../rig/errors.js';
 
 export interface JournalEntry {
@@ -31,10 +31,14 @@ export function parseJournal(data: Buffer, source = 'journal'): JournalEntry[] {
     entries.push({ seq, offset, length, old: data.subarray(at, at + length), new: data.subarray(at + length, at + 2 * length) });
     at += 2 * length;
   }
+  if (at !== data.length) throw rigFailure(`${source} has ${data.length - at} bytes after its last write (${count} written)`);
   return entries;
 }
 
 export function readJournal(path: string): JournalEntry[] {
+  if (!existsSync(path)) {
+    throw rigFailure(`${path} does not exist: the disk was not cut, or its journal dump at the cut failed (see helper.log beside it)`);
+  }
   return parseJournal(readFileSync(path), path);
 }
 

@@ -11,7 +11,7 @@ import { rigFailure } from '../rig/errors.js';
 import { checkAborted } from '../rig/interrupts.js';
 import type { FsKind, TriggerSpec } from '../rig/results/types.js';
 import { HELPER_PATH } from '../rig/paths.js';
-import { sendCommand } from './control-client.js';
+import { refusal, sendCommand } from './control-client.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS } from './filesystems.js';
 import type { HelperStatus } from './helper-status.js';
@@ -26,7 +26,7 @@ export interface DiskOptions {
   fs: FsKind;
   atomicUnit: number;
   pageSize?: number; // what the armed trigger counts as a page write (default 16 KiB)
-  journalMaxBytes?: number;
+  journalMaxBytes?: number; // default DEFAULT_JOURNAL_MAX_BYTES
   trigger?: TriggerSpec | null; // armed once the stack is up; null = none yet
   /** Start from this image (already formatted) instead of a fresh sparse one; copied sparsely. */
   fromImage?: string;
@@ -37,6 +37,20 @@ export interface DiskOptions {
   ownerPid?: number;
   /** Aborting stops the bring-up between steps; what was built is taken down again. */
   signal?: AbortSignal;
+}
+
+export const DEFAULT_JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The helper answers a cut only once its journal is dumped, and the dump writes up to the journal
+ * bound (hundreds of MiB). A fixed command timeout would call a slow dump a dead helper, so the
+ * cut replies get the usual 5 s plus the bound's time at the slowest rate the rig accepts for its
+ * work folder.
+ */
+const DUMP_MIN_BYTES_PER_MS = (8 * 1024 * 1024) / 1000;
+
+function cutReplyTimeoutMs(journalMaxBytes: number): number {
+  return 5000 + Math.ceil(journalMaxBytes / DUMP_MIN_BYTES_PER_MS);
 }
 
 function ownerOf(pid: number | null): DiskOwner | null {
@@ -59,18 +73,31 @@ export class PowerFailDisk {
     await sendCommand(this.record.controlSocket, armCommand(trigger));
   }
 
+  /** Cuts now. Like every cut reply, a rig failure if the journal dump at the cut failed. */
   cut(): Promise<HelperStatus> {
-    return sendCommand<HelperStatus>(this.record.controlSocket, 'cut');
+    return sendCommand<HelperStatus>(this.record.controlSocket, 'cut', this.cutReplyTimeoutMs());
   }
 
   /** Resolves with the status at the cut, or null if it has not fired within timeoutMs. */
   async waitCut(timeoutMs: number): Promise<HelperStatus | null> {
+    const command = `wait-cut ${timeoutMs}`;
     try {
-      return await sendCommand<HelperStatus>(this.record.controlSocket, `wait-cut ${timeoutMs}`, timeoutMs + 5000);
+      return await sendCommand<HelperStatus>(this.record.controlSocket, command, timeoutMs + this.cutReplyTimeoutMs());
     } catch (error) {
-      if (String((error as Error).message).endsWith('timeout')) return null;
+      if ((error as Error).message === refusal(command, 'timeout')) return null;
       throw error;
     }
+  }
+
+  /** The status at a cut that already fired, once its journal is dumped; throws if the dump failed. */
+  async cutStatus(): Promise<HelperStatus> {
+    const status = await this.waitCut(0);
+    if (!status) throw rigFailure(`the disk in ${this.record.dir} has not been cut`);
+    return status;
+  }
+
+  private cutReplyTimeoutMs(): number {
+    return cutReplyTimeoutMs(this.record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
   }
 
   /** Hands the disk to another process, or to nobody (null: it stays up until `rig disk down`
@@ -103,6 +130,7 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
     fs: opts.fs,
     atomicUnit: opts.atomicUnit,
     pageSize: opts.pageSize ?? 16384,
+    journalMaxBytes: opts.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
     sizeBytes: opts.sizeBytes,
     helperPid: null,
     loopDevice: null,
@@ -112,7 +140,7 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
   };
 }
 
-async function startHelper(record: DiskRecord, journalMaxBytes: number): Promise<DiskRecord> {
+async function startHelper(record: DiskRecord): Promise<DiskRecord> {
   const log = openSync(join(record.dir, 'helper.log'), 'w');
   const child = spawn(
     HELPER_PATH,
@@ -122,7 +150,7 @@ async function startHelper(record: DiskRecord, journalMaxBytes: number): Promise
       `--journal=${record.journalFile}`,
       `--unit=${record.atomicUnit}`,
       `--page-size=${record.pageSize}`,
-      `--journal-max=${journalMaxBytes}`,
+      `--journal-max=${record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES}`,
       record.fuseDir,
     ],
     { detached: true, stdio: ['ignore', log, log] },
@@ -189,7 +217,7 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
       truncateSync(record.image, opts.sizeBytes);
     }
     checkAborted(opts.signal);
-    record = await startHelper(record, opts.journalMaxBytes ?? 256 * 1024 * 1024);
+    record = await startHelper(record);
     checkAborted(opts.signal);
     record = await attachLoop(record);
     checkAborted(opts.signal);

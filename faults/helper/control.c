@@ -9,6 +9,9 @@
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
  *   release                 after a cut: fail held and later requests with EIO
+ * Both cut replies come once the journal dump is done, and give the status only if it was written
+ * and explains the image; a failed dump or a broken disk is an `err`, so no crash image is built
+ * from a journal that lies.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,14 +36,14 @@ static void reply_status(FILE *out)
 	pthread_mutex_lock(&D.lock);
 	struct stats s = D.stats;
 	fprintf(out,
-		"ok {\"cut\":%s,\"cutReason\":\"%s\",\"released\":%s,\"dumpError\":%d,"
+		"ok {\"cut\":%s,\"cutReason\":\"%s\",\"released\":%s,\"dumping\":%s,\"dumpError\":%d,\"broken\":\"%s\","
 		"\"trigger\":\"%s\",\"triggerN\":%llu,\"pending\":%zu,\"pendingPageWrites\":%zu,"
 		"\"cutPending\":%llu,\"cutPendingPageWrites\":%llu,\"journalBytes\":%llu,\"retired\":%llu,"
 		"\"reads\":%llu,\"writes\":%llu,\"flushes\":%llu,\"bytesWritten\":%llu,"
 		"\"pageWrites\":%llu,\"pageWritesMisaligned\":%llu,\"pageWritesStraddling\":%llu,"
 		"\"unit\":%u,\"pageSize\":%u,\"writesBySize\":[",
 		D.cut ? "true" : "false", D.cut ? D.cut_reason : "", D.released ? "true" : "false",
-		D.dump_rc, trigger_name(D.trig), (unsigned long long)D.trig_n,
+		D.dumping ? "true" : "false", D.dump_rc, D.broken, trigger_name(D.trig), (unsigned long long)D.trig_n,
 		journal_pending(&D.journal), journal_pending_at_least(&D.journal, D.page_size),
 		(unsigned long long)D.cut_pending, (unsigned long long)D.cut_pending_pages,
 		(unsigned long long)D.journal.bytes, (unsigned long long)D.journal.retired,
@@ -52,6 +55,23 @@ static void reply_status(FILE *out)
 		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.by_size[i]);
 	fprintf(out, "]}\n");
 	pthread_mutex_unlock(&D.lock);
+}
+
+/* After the cut: the status, or why the journal the crash image needs is missing. */
+static void reply_cut(FILE *out)
+{
+	pthread_mutex_lock(&D.lock);
+	disk_wait_dumped_locked();
+	int rc = D.dump_rc;
+	char broken[sizeof(D.broken)];
+	memcpy(broken, D.broken, sizeof(broken));
+	pthread_mutex_unlock(&D.lock);
+	if (broken[0])
+		fprintf(out, "err disk broken: %s\n", broken);
+	else if (rc != 0)
+		fprintf(out, "err journal dump to %s failed: %s\n", D.journal_path, strerror(-rc));
+	else
+		reply_status(out);
 }
 
 static void wait_cut(FILE *out, long ms)
@@ -71,7 +91,7 @@ static void wait_cut(FILE *out, long ms)
 	int cut = D.cut;
 	pthread_mutex_unlock(&D.lock);
 	if (cut)
-		reply_status(out);
+		reply_cut(out);
 	else
 		fprintf(out, "err timeout\n");
 }
@@ -109,7 +129,7 @@ static void handle(FILE *out, char *line)
 		if (was)
 			fprintf(out, "err already cut\n");
 		else
-			reply_status(out);
+			reply_cut(out);
 	} else if (strcmp(cmd, "wait-cut") == 0) {
 		wait_cut(out, got >= 2 ? atol(arg) : 0);
 	} else if (strcmp(cmd, "release") == 0) {

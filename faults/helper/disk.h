@@ -36,17 +36,22 @@ struct disk {
 	uint64_t writes_since_arm;
 	uint64_t arm_generation;
 
-	uint64_t inflight; /* writes admitted before the cut and not yet journaled */
+	uint64_t inflight; /* writes admitted before the cut and not yet journaled (each has a slot) */
+	char broken[160];  /* why the image no longer matches the journal; a cut then answers err */
 	int cut, released;
 	const char *cut_reason;
 	uint64_t cut_pending, cut_pending_pages;
+	int dumping; /* the journal is being written, without the lock */
 	int dump_rc;
 };
 
 extern struct disk D;
 
-/* With D.lock held: fire the cut (capture the journal to disk, hold all further I/O). */
+/* With D.lock held: fire the cut (capture the journal to disk, hold all further I/O). The lock is
+ * dropped while the journal is written; it is held again, and the dump done, on return. */
 void disk_cut_locked(const char *reason);
+/* With D.lock held: wait until a dump under way is done (D.dump_rc is then its result). */
+void disk_wait_dumped_locked(void);
 /* With D.lock held: block a request that arrived at or after the cut; returns -EIO once released. */
 int disk_hold_locked(void);
 /* Sets the trigger; starts the timer for TRIG_AT_TIME. Returns 0 or -errno. */

@@ -1,6 +1,8 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,26 +29,32 @@ static void compact(struct journal *j)
 	j->head = 0;
 }
 
-int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
+int journal_reserve(struct journal *j, size_t slots)
 {
-	if (j->n == j->cap) {
-		compact(j);
-		if (j->n == j->cap) {
-			size_t cap = j->cap ? j->cap * 2 : 1024;
-			struct jentry *e = realloc(j->e, cap * sizeof(*e));
-			if (!e)
-				return -ENOMEM;
-			j->e = e;
-			j->cap = cap;
-		}
-	}
+	if (j->cap - j->n >= slots)
+		return 0;
+	compact(j);
+	size_t cap = j->cap ? j->cap : 1024;
+	while (cap - j->n < slots)
+		cap *= 2;
+	if (cap == j->cap)
+		return 0;
+	struct jentry *e = realloc(j->e, cap * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	j->e = e;
+	j->cap = cap;
+	return 0;
+}
+
+void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
+{
 	j->e[j->n++] = (struct jentry){ seq, off, len, data, data + len };
 	j->bytes += 2ull * len;
 	while (j->bytes > j->max_bytes && j->head < j->n - 1) {
 		drop_entry(j, &j->e[j->head++]);
 		j->retired++;
 	}
-	return 0;
 }
 
 void journal_flush_before(struct journal *j, uint64_t seq)
@@ -79,14 +87,11 @@ static int put_u64(FILE *f, uint64_t v)
 	unsigned char b[8];
 	for (int i = 0; i < 8; i++)
 		b[i] = (unsigned char)(v >> (8 * i));
-	return fwrite(b, 1, 8, f) == 8 ? 0 : -EIO;
+	return fwrite(b, 1, 8, f) == 8 ? 0 : errno ? -errno : -EIO;
 }
 
-int journal_dump(const struct journal *j, const char *path)
+static int write_entries(const struct journal *j, FILE *f)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return -errno;
 	int rc = fwrite("PFJ1", 1, 4, f) == 4 ? 0 : -EIO;
 	rc = rc ? rc : put_u64(f, journal_pending(j));
 	for (size_t i = j->head; rc == 0 && i < j->n; i++) {
@@ -96,11 +101,29 @@ int journal_dump(const struct journal *j, const char *path)
 		rc = rc ? rc : put_u64(f, e->len);
 		if (rc == 0 && (fwrite(e->old, 1, e->len, f) != e->len ||
 				fwrite(e->new, 1, e->len, f) != e->len))
-			rc = -EIO;
+			rc = errno ? -errno : -EIO;
 	}
+	return rc;
+}
+
+/* Written beside path and renamed over it once complete: a failed dump leaves no journal at path. */
+int journal_dump(const struct journal *j, const char *path)
+{
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return -errno;
+	errno = 0;
+	int rc = write_entries(j, f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
 		rc = rc ? rc : -errno;
 	if (fclose(f) != 0)
 		rc = rc ? rc : -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
 	return rc;
 }

@@ -24,13 +24,16 @@ struct journal {
 };
 
 void journal_init(struct journal *j, uint64_t max_bytes);
-/* Takes ownership of data: 2*len bytes, the old bytes then the new. Returns 0 or -ENOMEM. */
-int journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
+/* Makes room for `slots` more entries, so that as many journal_add calls cannot fail. 0 or -ENOMEM. */
+int journal_reserve(struct journal *j, size_t slots);
+/* Into a reserved slot; takes ownership of data: 2*len bytes, the old bytes then the new. */
+void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
 /* A flush that began when `seq` was the next sequence number makes every earlier write durable. */
 void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);
 size_t journal_pending_at_least(const struct journal *j, uint32_t len);
-/* Writes the pending entries to path (format: faults/journal.ts). Returns 0 or -errno. */
+/* Writes the pending entries to path (format: faults/journal.ts), whole or not at all.
+ * Returns 0 or -errno. */
 int journal_dump(const struct journal *j, const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +51,26 @@ void disk_cut_locked(const char *reason)
 		pthread_cond_wait(&D.changed, &D.lock);
 	D.cut_pending = journal_pending(&D.journal);
 	D.cut_pending_pages = journal_pending_at_least(&D.journal, D.page_size);
-	D.dump_rc = journal_dump(&D.journal, D.journal_path);
+	/*
+	 * From here the journal cannot change: no write is in flight, every new request is held, and
+	 * a held flush never empties it. So the dump, which takes as long as hundreds of MiB take to
+	 * write, runs without the lock: status and release still answer meanwhile.
+	 */
+	D.dumping = 1;
+	pthread_mutex_unlock(&D.lock);
+	int rc = journal_dump(&D.journal, D.journal_path);
+	pthread_mutex_lock(&D.lock);
+	D.dump_rc = rc;
+	D.dumping = 0;
 	fprintf(stderr, "pfdisk: cut (%s): %llu pending writes, dump %s\n", reason,
-		(unsigned long long)D.cut_pending, D.dump_rc == 0 ? "written" : strerror(-D.dump_rc));
+		(unsigned long long)D.cut_pending, rc == 0 ? "written" : strerror(-rc));
 	pthread_cond_broadcast(&D.changed);
+}
+
+void disk_wait_dumped_locked(void)
+{
+	while (D.dumping)
+		pthread_cond_wait(&D.changed, &D.lock);
 }
 
 int disk_hold_locked(void)
@@ -214,6 +231,27 @@ static void stripes_of(off_t off, size_t len, unsigned *a, unsigned *b)
 	*b = x < y ? y : x;
 }
 
+/* Writes all of buf at off. Returns 0 or -errno; *done says how much reached the image. */
+static int pwrite_all(const void *buf, size_t len, off_t off, size_t *done)
+{
+	*done = 0;
+	while (*done < len) {
+		ssize_t n = pwrite(D.img_fd, (const char *)buf + *done, len - *done, off + (off_t)*done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The old bytes are read and the journal slot reserved before the write reaches the image, so
+ * journaling a write that reached it cannot fail. A write the image takes only in part is undone
+ * (its old bytes put back) and fails; if even that fails, the disk is broken: the image holds
+ * bytes no journal entry explains, and the cut says so instead of dumping a journal that lies.
+ */
 static int write_journaled(const char *buf, size_t len, off_t off)
 {
 	unsigned a, b;
@@ -222,15 +260,20 @@ static int write_journaled(const char *buf, size_t len, off_t off)
 	if (b != a)
 		pthread_mutex_lock(&stripe_locks[b]);
 	unsigned char *data = malloc(2 * len);
-	int rc = data ? read_old(data, len, off) : -ENOMEM;
+	int rc = data ? read_old(data, len, off) : -ENOMEM, undo_rc = 0;
+	size_t done = 0, undone = 0;
 	if (rc == 0) {
 		memcpy(data + len, buf, len);
-		ssize_t n = pwrite(D.img_fd, buf, len, off);
-		rc = n < 0 ? -errno : n != (ssize_t)len ? -EIO : 0;
+		rc = pwrite_all(buf, len, off, &done);
+		if (rc != 0 && done > 0)
+			undo_rc = pwrite_all(data, done, off, &undone);
 	}
 	pthread_mutex_lock(&D.lock);
 	if (rc == 0)
-		rc = journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, data);
+		journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, data);
+	if (undo_rc != 0 && !D.broken[0])
+		snprintf(D.broken, sizeof(D.broken), "a failed write of %zu bytes at %llu could not be undone: %s",
+			 len, (unsigned long long)off, strerror(-undo_rc));
 	if (--D.inflight == 0)
 		pthread_cond_broadcast(&D.changed);
 	pthread_mutex_unlock(&D.lock);
@@ -251,7 +294,7 @@ static int pf_write(const char *path, const char *buf, size_t len, off_t off,
 	pthread_mutex_lock(&D.lock);
 	if (!D.cut && D.trig == TRIG_AFTER_WRITES && ++D.writes_since_arm > D.trig_n)
 		disk_cut_locked("after-writes");
-	int rc = D.cut ? disk_hold_locked() : 0;
+	int rc = D.cut ? disk_hold_locked() : D.broken[0] ? -EIO : journal_reserve(&D.journal, D.inflight + 1);
 	if (rc == 0) {
 		count_write_locked(off, len);
 		D.inflight++;
@@ -326,6 +369,8 @@ int main(int argc, char *argv[])
 {
 	for (int i = 0; i < STRIPES; i++)
 		pthread_mutex_init(&stripe_locks[i], NULL);
+	/* a write past the file size limit must fail that write (EFBIG), not kill the disk */
+	signal(SIGXFSZ, SIG_IGN);
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
 		return 2;
@@ -351,6 +396,9 @@ int main(int argc, char *argv[])
 	fuse_opt_add_arg(&args, "-f");
 	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
 	int rc = fuse_main(args.argc, args.argv, &ops, NULL);
+	pthread_mutex_lock(&D.lock); /* unmounted mid-dump: finish the journal before exiting */
+	disk_wait_dumped_locked();
+	pthread_mutex_unlock(&D.lock);
 	fuse_opt_free_args(&args);
 	unlink(opts.control);
 	return rc;

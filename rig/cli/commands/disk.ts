@@ -10,6 +10,7 @@ import { runAction } from '../run-action.js';
 import { buildCrashImage } from '../../../faults/crash-image.js';
 import { readRecord } from '../../../faults/disk-record.js';
 import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
+import type { HelperStatus } from '../../../faults/helper-status.js';
 import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
 import { parseAtomicUnit, parseSize } from '../../../faults/sizes.js';
 import { processAlive } from '../../../faults/system.js';
@@ -75,7 +76,7 @@ async function cut(opts: { dir: string }): Promise<void> {
   const disk = liveDisk(opts.dir);
   if (!processAlive(disk.record.helperPid)) throw badInput(`the disk in ${opts.dir} is not up`);
   const before = await disk.status();
-  const s = before.cut ? before : await disk.cut();
+  const s = before.cut ? await disk.cutStatus() : await disk.cut();
   const what = before.cut ? `already cut (${s.cutReason})` : 'cut';
   process.stdout.write(`${what}: ${s.cutPending} writes pending (${s.cutPendingPageWrites} of page size or more)\n`);
 }
@@ -99,12 +100,19 @@ async function status(opts: { dir: string; json?: boolean }): Promise<void> {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+async function cutOrCutStatus(disk: PowerFailDisk): Promise<HelperStatus> {
+  return (await disk.status()).cut ? disk.cutStatus() : disk.cut();
+}
+
 async function down(opts: { dir: string; seed: string }): Promise<void> {
   const disk = liveDisk(opts.dir);
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) throw badInput(`--seed '${opts.seed}' is not a whole number`);
-  if (processAlive(disk.record.helperPid) && !(await disk.status()).cut) await disk.cut();
+  // a cut whose journal dump failed is reported, but only once the disk is down
+  let failedCut: unknown = null;
+  if (processAlive(disk.record.helperPid)) await cutOrCutStatus(disk).catch((e: unknown) => (failedCut = e));
   const report = await disk.down();
+  if (failedCut) throw failedCut;
   if (report.problems.length) throw badInput(`teardown left problems: ${report.problems.join('; ')}; run 'rig cleanup'`);
   const crash = await buildCrashImage(disk.record.dir, seed, disk.record.atomicUnit);
   const torn = crash.plan.writes.filter((w) => w.fate === 'torn').length;
