@@ -7,7 +7,7 @@ NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper build demo test test-fast test-integration test-docker bench clean
+.PHONY: setup apt npm helper build typecheck demo test test-fast test-integration test-docker bench clean
 
 setup: apt npm helper
 
@@ -33,16 +33,20 @@ build: setup
 	$(NODE_BIN)/tsc -p tsconfig.json
 	@chmod +x dist/rig/cli/main.js
 
+# The sources and test/ (tap runs the tests without checking their types); fails on any type error.
+typecheck: npm
+	$(NODE_BIN)/tsc -p tsconfig.test.json
+
 demo: build
 	node dist/rig/cli/main.js campaign campaigns/quick.yml --out reports/latest
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
-test: build
+test: build typecheck
 	@node dist/rig/cli/main.js cleanup # what a killed earlier run left (only disks whose owner is gone)
 	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN)
 
-# What needs no root, FUSE, server or Docker.
-test-fast: npm
+# The type check, then what needs no root, FUSE, server or Docker.
+test-fast: typecheck
 	@node scripts/run-tests.mjs --fast
 
 # Docker runtime only: starts the rig's own dockerd when none answers, builds the offline image.

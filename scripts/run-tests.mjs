@@ -1,18 +1,33 @@
 #!/usr/bin/env node
 // Runs the tap suite and ends with one plain line "N passed, N failed" from tap's own totals.
+// Missing totals, and (with --coverage-min) a missing coverage summary, each count as one failure.
+// Coverage is of every source file under SOURCE_DIRS: one that no test loaded counts as 0%
+// (one that declares only types, and so cannot be loaded, is not counted).
 //   --fast              only what needs no root, FUSE, server or Docker (*.test.ts, not *.int / *.docker)
-//   --coverage-min N    fail when line coverage of the code the suite loaded is below N percent
+//   --coverage-min N    fail when line coverage of all source files is below N percent
 //   other arguments     passed to tap (e.g. test files)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeUnloadedCoverage } from './cover-unloaded.mjs';
+
+// Child processes count too: tap's process tracker follows every node child a test spawns (it
+// puts its NODE_OPTIONS back), and maps what runs from dist/ to the TypeScript through the build's
+// source maps.
+const SOURCE_DIRS = ['rig', 'faults', 'reports'];
 
 const args = process.argv.slice(2);
 const fast = args.includes('--fast');
 const minAt = args.indexOf('--coverage-min');
 const coverageMin = minAt >= 0 ? Number(args[minAt + 1]) : null;
+if (coverageMin !== null && !(coverageMin >= 0 && coverageMin <= 100)) {
+  console.error(`--coverage-min wants a percentage from 0 to 100, not ${args[minAt + 1] ?? 'nothing'}`);
+  process.exit(2);
+}
 const rest = args.filter((a, i) => a !== '--fast' && (minAt < 0 || (i !== minAt && i !== minAt + 1)));
 
-const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary', '--coverage-report=text-summary'];
+const coverage = !args.includes('--disable-coverage');
+// This summary names the files tap saw loaded; the text summary follows once the others are added.
+const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary'];
 // Naming any --exclude replaces tap's defaults, so they are named again here.
 tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
@@ -21,30 +36,68 @@ if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test
 else tapArgs.push('--jobs=1');
 tapArgs.push(...rest);
 
+// A summary left by an earlier run must not stand in for this one's.
+const SUMMARY = '.tap/report/coverage-summary.json';
+rmSync(SUMMARY, { force: true });
+
 const child = spawn('node_modules/.bin/tap', tapArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   tail = (tail + chunk.toString()).slice(-20000);
 });
-const code = await new Promise((resolve) => child.on('close', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
+const code = await exitOf(child);
 
-const totals = [...tail.matchAll(/^# \{ (total: \d+.*) \}$/gm)].pop()?.[1] ?? '';
-const count = (k) => Number(totals.match(new RegExp(`${k}: (\\d+)`))?.[1] ?? 0);
+const totals = [...tail.matchAll(/^# \{ (total: \d+.*) \}$/gm)].pop()?.[1];
+const count = (k) => Number(totals?.match(new RegExp(`${k}: (\\d+)`))?.[1] ?? 0);
 let failed = count('fail');
 const passed = count('pass');
 const skipped = count('skip');
+if (totals === undefined) {
+  console.log(`tap printed no totals line (exit ${code}): its results are unknown`);
+  failed += 1;
+}
+
+const seen = coverage ? readSummary(SUMMARY) : null;
+if (seen) {
+  const loaded = new Set(Object.keys(seen).filter((k) => k !== 'total'));
+  const { unloaded, typeOnly } = writeUnloadedCoverage({ root: process.cwd(), dirs: SOURCE_DIRS, loaded, out: '.tap/coverage/unloaded-sources.json' });
+  console.log(`# ${typeOnly.length} source files declare only types and are not counted`);
+  console.log(`# ${unloaded.length} source files no test loaded count as 0%${coverageMin !== null && unloaded.length ? ':' : ''}`);
+  if (coverageMin !== null) for (const f of unloaded) console.log(`#   ${f.slice(process.cwd().length + 1)}`);
+  rmSync(SUMMARY, { force: true });
+  const report = spawn('node_modules/.bin/tap', ['report', 'json-summary', 'text-summary'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const reportCode = await exitOf(report);
+  if (reportCode !== 0) {
+    console.log(`tap report failed (exit ${reportCode})`);
+    failed += 1;
+  }
+}
 
 if (coverageMin !== null) {
-  try {
-    const summary = JSON.parse(readFileSync('.tap/report/coverage-summary.json', 'utf8'));
-    const pct = summary.total.lines.pct;
+  const pct = readSummary(SUMMARY)?.total.lines.pct;
+  if (typeof pct !== 'number') { // istanbul writes "Unknown" when no line was counted
+    console.log(`no coverage summary with a line total was written (${SUMMARY})`);
+    failed += 1;
+  } else {
     console.log(`line coverage ${pct}% (minimum ${coverageMin}%)`);
     if (pct < coverageMin) failed += 1;
-  } catch {
-    console.log('no coverage summary was written');
   }
 }
 if (code !== 0 && failed === 0) failed = 1; // tap failed for a reason it did not count as an assertion
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(code !== 0 || failed > 0 ? 1 : 0);
+
+function exitOf(child) {
+  return new Promise((done) => child.on('close', (c, sig) => done(c ?? (sig ? 1 : 0))));
+}
+
+/** The coverage summary istanbul wrote (`total`, and each file by absolute path), or null. */
+function readSummary(path) {
+  try {
+    const summary = JSON.parse(readFileSync(path, 'utf8'));
+    return summary?.total?.lines ? summary : null;
+  } catch {
+    return null;
+  }
+}

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { allocatedBytes } from '../../rig/campaign/allocated-bytes.js';
 import { EvidenceKeeper } from '../../rig/campaign/evidence.js';
@@ -16,7 +16,7 @@ const campaign = parseCampaign('name: c\nscenarios:\n  - {name: dw-on}\n', 'c.ym
 const settings = campaign.scenarios[0]!.settings; // expects `recovers`
 const KiB = 1024;
 
-function tempDir(t: Tap.Test): string {
+function tempDir(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'rig-evidence-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { checkFreshOutFolder, clearEarlierRun } from '../../rig/campaign/out-folder.js';
 import { planCycles } from '../../rig/campaign/plan-cycles.js';
@@ -13,7 +13,7 @@ import { fakeRun } from '../fixtures/campaign-results.js';
 const text = 'name: c\nseed: 5\nscenarios:\n  - {name: a, cycles: 3}\n  - {name: b, cycles: 2}\n';
 const campaign = parseCampaign(text, 'c.yml');
 
-function tempDir(t: Tap.Test): string {
+function tempDir(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'rig-resume-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;

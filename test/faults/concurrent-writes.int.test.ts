@@ -34,7 +34,7 @@ function fio(device: string, seed: number): string[] {
 
 t.test('concurrent writes roll back and land exactly', async (t) => {
   if ((await execa('sh', ['-c', 'command -v fio'], { reject: false })).exitCode !== 0) {
-    t.skip('fio is not installed (make test installs it)');
+    t.plan(0, 'fio is not installed (make test installs it)');
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'rig-concurrent-'));

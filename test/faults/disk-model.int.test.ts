@@ -3,7 +3,7 @@
  * seeded programs of direct writes and flushes, a cut, and for each run many seeded crash images
  * checked sector by sector against what the program wrote.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,7 +78,7 @@ interface Tally {
 }
 const tally: Tally = { alignedPagesTorn: {}, misalignedPagesTorn: {}, images: 0 };
 
-async function runProgram(t: Tap.Test, run: Run): Promise<{ steps: Step[]; journal: JournalEntry[]; dir: string }> {
+async function runProgram(t: Test, run: Run): Promise<{ steps: Step[]; journal: JournalEntry[]; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'rig-model-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const trigger: TriggerSpec = run.cutAfter ? { kind: 'after-writes', writes: run.cutAfter } : { kind: 'manual' };
@@ -153,6 +153,3 @@ t.test('nothing is left mounted or attached', async (t) => {
   t.notMatch(mounts, /rig-model-/, 'no mount of these tests remains');
 });
 
-declare namespace Tap {
-  type Test = Parameters<Parameters<typeof t.test>[1]>[0];
-}

@@ -46,7 +46,7 @@ t.test('a socket path over 107 bytes is a rig failure, no process started', asyn
 t.test('a datadir that cannot be written is a rig failure', async (t) => {
   const spec = await initializedSpec(t);
   const chattr = await execa('chattr', ['+i', spec.datadir], { reject: false });
-  if (chattr.failed) return t.skip(`chattr +i is not supported here: ${chattr.stderr}`);
+  if (chattr.failed) return t.plan(0, `chattr +i is not supported here: ${chattr.stderr}`);
   t.teardown(() => execa('chattr', ['-i', spec.datadir], { reject: false }));
   const error = await runtime.start(spec, 30_000).catch((e: unknown) => e);
   t.equal((error as RigError).code, 'rig-failure');
