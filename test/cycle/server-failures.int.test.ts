@@ -4,7 +4,7 @@
  * answered, or crashed during its clean shutdown. Each must contradict `recovers` with a verdict
  * naming the failure, never pass and never be filed as a rig error.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,7 @@ async function cycle(name: string, fault: Fault | null, bounds: Partial<Recovery
   return { record, report };
 }
 
-function isFinding(t: Tap.Test, record: CycleRecord): void {
+function isFinding(t: Test, record: CycleRecord): void {
   t.not(record.verdict, 'rig-error', `not a rig error: ${record.error ?? record.reason}`);
   t.ok(contradicts('recovers', record.verdict, record.tornPagesBefore.length), `${record.verdict} contradicts recovers`);
   t.notOk(record.expectationHeld, 'the expectation did not hold');

@@ -4,7 +4,7 @@
  * image takes only in part fails and leaves nothing of itself in the image; a big dump does not
  * stop the helper from answering.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { ensureBuilt, leftoversUnder, rig } from '../fixtures/disk-cli.js';
 const MiB = 1 << 20;
 
 /** A raw 16 MiB disk with a manual trigger, taken down (and its folder removed) in teardown. */
-async function rawDisk(t: Tap.Test): Promise<{ dir: string; disk: PowerFailDisk }> {
+async function rawDisk(t: Test): Promise<{ dir: string; disk: PowerFailDisk }> {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, trigger: { kind: 'manual' } });
