@@ -1,3 +1,5 @@
+import type { TeardownReport } from '../../faults/teardown.js';
+
 /**
  * What a cycle has built, to be taken down in reverse on every exit path. A cleanup that fails is
  * reported, never allowed to stop the others.
@@ -7,6 +9,14 @@ export class CleanupStack {
 
   push(what: string, run: () => Promise<unknown>): void {
     this.steps.push({ what, run });
+  }
+
+  /** A power-fail disk: a teardown that left a mount, a loop device or a helper behind is a failure. */
+  pushDisk(what: string, disk: { down(): Promise<TeardownReport> }): void {
+    this.push(what, async () => {
+      const report = await disk.down();
+      if (report.problems.length) throw new Error(report.problems.join('; '));
+    });
   }
 
   /** Runs and forgets the newest step named `what` (when a stage ends normally). */

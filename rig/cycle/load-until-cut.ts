@@ -36,7 +36,7 @@ export async function startOnPreparedImage(
 ): Promise<LiveServer> {
   mkdirSync(dir, { recursive: true });
   const disk = await startDisk(diskOptionsFor(settings, dir, { fromImage: preparedImage }));
-  cleanup.push('load disk', () => disk.down());
+  cleanup.pushDisk('load disk', disk);
   const runDir = makeRunDir();
   cleanup.push('load run dir', async () => runDir.remove());
   const spec = { datadir: datadirOn(disk.target), runDir: runDir.path, settings: settings.server, signal };

@@ -47,7 +47,7 @@ export async function mountAndScanCrashImage(
 ): Promise<CrashScan> {
   mkdirSync(dir, { recursive: true });
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }));
-  cleanup.push('recovery disk', () => disk.down());
+  cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
   const [scan, extents, copies, checkpoint] = await Promise.all([
     scanDatadir(datadir),
