@@ -7,6 +7,8 @@
  *   or one overtaken by a checkpoint the unflushed home write never reached, restores nothing;
  * - page 0 takes its own path: it is found only through pages 1-3 of the file, which must be valid
  *   and not all zeros (MDEV-32968, fixed in 10.11.7);
+ * - a file whose page 0 is torn and cannot be restored is not opened ("The first page of file ...
+ *   is corrupted"), so none of its pages is restored either;
  * - of several accepted copies, the newest wins.
  */
 import type { DoublewriteCopy } from '../pages/index.js';
@@ -17,6 +19,8 @@ export interface PageIdentity {
   page: number;
   /** For page 0: whether pages 1-3 of the file are valid and not all zeros in the crash image. */
   firstPagesUsable?: boolean;
+  /** For other pages: false when the file's page 0 is torn and cannot be restored. */
+  fileOpens?: boolean;
 }
 
 function judgeOne(copy: DoublewriteCopy, checkpointLsn: number | null): { accepted: boolean; why: string } {
@@ -41,6 +45,9 @@ export function judgeDoublewrite(
   if (!accepted.length) return evidence(false, `no copy the server accepts: ${judged.map((c) => c.why).join('; ')}`);
   if (target.page === 0 && target.firstPagesUsable === false) {
     return evidence(false, 'page 0 is looked up through pages 1-3 of the file, and they are not all valid and non-zero');
+  }
+  if (target.page !== 0 && target.fileOpens === false) {
+    return evidence(false, "the file's page 0 is torn and cannot be restored: the server does not open the file, so restores none of its pages");
   }
   return evidence(true, `restorable from ${accepted[0]!.source} slot ${accepted[0]!.slot} (LSN ${accepted[0]!.lsn})`);
 }

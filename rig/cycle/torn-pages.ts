@@ -2,7 +2,8 @@
  * The torn pages of a crash image as the record shows them, before the server touches it: the
  * truth from content joined with the pre-recovery scan (why each page is invalid) and with the
  * doublewrite copies the image holds, judged by the server's rules. Page 0's rule needs pages 1-3
- * of its file as the crash image holds them, so this runs before recovery changes anything.
+ * of its file as the crash image holds them, so this runs before recovery changes anything; and a
+ * file whose page 0 cannot be restored loses every other page too, so page 0 is judged first.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,11 +39,20 @@ export function describeTornPages(
 ): TornPage[] {
   const invalid = new Map(before.invalid.map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
   const invalidKeys = new Set(invalid.keys());
-  return truth.filter((t) => t.class === 'torn').map((t): TornPage => {
+  const torn = truth.filter((t) => t.class === 'torn');
+  // page 0 first: a file whose page 0 cannot be restored is never opened, and loses every page
+  const ordered = [...torn.filter((t) => t.page === 0), ...torn.filter((t) => t.page !== 0)];
+  const unopenable = new Set<string>();
+  const described = new Map<PageTruth, TornPage>();
+  for (const t of ordered) {
     const file = before.files.find((f) => f.file === t.file);
     const space = file?.space ?? null;
-    const firstPages = t.page === 0 && file ? firstPagesUsable(before.datadir, t.file, file.format.pageSize, invalidKeys) : undefined;
-    return {
+    const identity = t.page === 0
+      ? { space, page: 0, firstPagesUsable: file ? firstPagesUsable(before.datadir, t.file, file.format.pageSize, invalidKeys) : false }
+      : { space, page: t.page, fileOpens: !unopenable.has(t.file) };
+    const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn);
+    if (t.page === 0 && !doublewrite.restorable) unopenable.add(t.file);
+    described.set(t, {
       file: t.file,
       space,
       page: t.page,
@@ -55,7 +65,8 @@ export function describeTornPages(
       lsnAfter: null,
       currentAfter: null,
       attribution: null,
-      doublewrite: judgeDoublewrite({ space, page: t.page, ...(firstPages === undefined ? {} : { firstPagesUsable: firstPages }) }, copies, checkpointLsn),
-    };
-  });
+      doublewrite,
+    });
+  }
+  return torn.map((t) => described.get(t)!);
 }

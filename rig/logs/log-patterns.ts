@@ -31,6 +31,10 @@ export const LOG_RULES: readonly LogRule[] = [
   { kind: 'corruption', pattern: /\bchecksum mismatch\b/i },
   { kind: 'corruption', pattern: /\bRecovery failed to read page\b/i },
   { kind: 'corruption', pattern: /\bPage read from tablespace is corrupted\b/i },
+  // MariaDB 10.11 when page 0 of a file is torn and it cannot restore it ("The first page of file
+  // ./db/t.ibd is corrupted"), and what a query on such a table is told
+  { kind: 'corruption', pattern: /\bThe first page of file\b.*\bis corrupted\b/i },
+  { kind: 'corruption', pattern: /\bTable\b.*\bis corrupted\b/i },
 
   { kind: 'abort', pattern: /\bAborting\b/ },
   { kind: 'abort', pattern: /registration as a STORAGE ENGINE failed/i },

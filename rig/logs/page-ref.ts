@@ -9,6 +9,8 @@ export interface PageRef {
 const PAGE_ID = /\[page id: space=(\d+), page number=(\d+)\]/;
 // "corrupted page 1 in file ...", "failed to read page 1 from ..."
 const PAGE_NO = /\bpage (\d+)\b/i;
+// MariaDB: "The first page of file ./db/t.ibd is corrupted" names page 0
+const FIRST_PAGE = /\bThe first page of file\b/i;
 // "Space ID: 0" / "space 12"
 const SPACE_ID = /\bspace(?: ID:)? (\d+)\b/i;
 // a tablespace or doublewrite file: ./db/t.ibd, './ibdata1', ./undo_001, ./#ib_16384_0.dblwr
@@ -25,6 +27,7 @@ export function extractPageRef(text: string): PageRef {
   } else {
     const page = PAGE_NO.exec(text);
     if (page) ref.page = Number(page[1]);
+    else if (FIRST_PAGE.test(text)) ref.page = 0;
     const space = SPACE_ID.exec(text);
     if (space) ref.space = Number(space[1]);
   }

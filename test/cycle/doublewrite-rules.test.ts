@@ -40,3 +40,10 @@ t.test('an unknown checkpoint accepts valid copies and says so', async (t) => {
   t.ok(e.restorable);
   t.match(e.copies[0]!.why, /checkpoint unknown/);
 });
+
+t.test('a file whose page 0 cannot be restored restores none of its pages', async (t) => {
+  const e = judgeDoublewrite({ space: 5, page: 7, fileOpens: false }, [copy(2000)], 1000);
+  t.notOk(e.restorable);
+  t.match(e.why, /does not open the file/);
+  t.ok(judgeDoublewrite({ space: 5, page: 7, fileOpens: true }, [copy(2000)], 1000).restorable);
+});

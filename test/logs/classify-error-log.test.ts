@@ -53,6 +53,12 @@ const logCases: LogCase[] = [
     counts: { corruption: 9, 'lsn-in-future': 8, abort: 4, 'recovery-start': 2, error: 8 },
   },
   {
+    // pages 0-2 of sbtest2.ibd tore in one write; the server restored none of the file and started
+    dir: MARIADB, file: 'dw-on-4k-page0-torn-started.log', ready: true, aborted: false,
+    corruptPages: [{ page: 0, file: './sbtest/sbtest2.ibd' }],
+    counts: { corruption: 27, 'recovery-start': 2, ready: 1 },
+  },
+  {
     dir: MYSQL, file: 'mysql-8.0-dblwr-restored.log', ready: true, aborted: false, corruptPages: [],
     counts: { 'doublewrite-restore': 3, 'recovery-start': 2, 'recovery-done': 1, ready: 1 },
   },
