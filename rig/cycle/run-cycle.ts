@@ -1,30 +1,26 @@
 /**
- * One crash cycle, top to bottom: prepare, load until the cut, materialize the crash image, scan
- * it, recover on it, scan again, judge. Each stage lives in its own module; this function only
- * sequences them, times them, and guarantees teardown. Any failure of the rig itself becomes a
+ * One crash cycle, top to bottom: prepare, load until the disk fires, cut, materialize the crash
+ * image, scan it, recover on it, scan again, judge. Each stage lives in its own module under
+ * stages/; this function only sequences them, times them, and guarantees teardown. Any failure of the rig itself becomes a
  * `rig-error` record, never a verdict about the database.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contradicts } from '../results/expectation.js';
-import { classifyErrorLog, excerptErrorLog, summarizeLog } from '../logs/index.js';
 import type { CycleRecord, Expectation, Phase, ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
-import { buildCrashImage } from '../../faults/crash-image.js';
 import { cutSummary } from '../../faults/helper-status.js';
-import { readJournal } from '../../faults/journal.js';
-import { attributeAfterRecovery } from './attribute.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord } from './cycle-record.js';
-import { judgeCycle } from './judge.js';
-import { loadUntilCut, startOnPreparedImage } from './load-until-cut.js';
 import { PhaseTimer } from './phase-timer.js';
-import { ensurePreparedImage } from './prepared-image.js';
-import { DEFAULT_RECOVERY_BOUNDS, mountAndScanCrashImage, recoverServer, type RecoveryBounds } from './recover.js';
-import { derivePageTruth } from './page-truth.js';
-import { describeMismatch, reconcileScan } from './reconcile.js';
-import { describeTornPages } from './torn-pages.js';
-import { isPageFree } from '../pages/page-allocation.js';
+import { cutPower } from './stages/cut.js';
+import { judgeRecovery } from './stages/judge.js';
+import { loadUntilFired } from './stages/load.js';
+import { materialize } from './stages/materialize.js';
+import { prepare } from './stages/prepare.js';
+import { DEFAULT_RECOVERY_BOUNDS, recoverServer, type RecoveryBounds } from './stages/recover.js';
+import { scanAfterRecovery } from './stages/scan-after.js';
+import { scanCrashImage } from './stages/scan.js';
 
 export interface CycleInput {
   id: string;
@@ -51,66 +47,26 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
   mkdirSync(input.dir, { recursive: true });
   const cutDir = join(input.dir, 'cut');
   try {
-    const prepared = await timer.time('prepare', async () => {
-      const image = await ensurePreparedImage(settings, input.runtime, input.serverVersion, input.cacheRoot, signal);
-      return startOnPreparedImage(settings, input.runtime, image, cutDir, cleanup, signal);
-    });
-    const cut = await timer.time('load', () => loadUntilCut(prepared, settings, input.seed, cleanup, signal));
+    const live = await timer.time('prepare', () => prepare({ ...input, cutDir }, cleanup));
+    const fired = await timer.time('load', () => loadUntilFired(live, settings, input.seed, cleanup, signal));
+    const cut = await timer.time('cut', () => cutPower(live, fired, cleanup));
     record.cut = cutSummary(cut.status, cut.atMs);
     record.throughput = cut.load.throughput;
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
-    const crash = await timer.time('materialize', () => buildCrashImage(cutDir, input.seed, settings.disk.atomicUnit));
+    const { crash, journal } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit));
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;
-    const journal = readJournal(join(cutDir, 'journal.bin'));
     const scanned = await timer.time('scanBefore', () =>
-      mountAndScanCrashImage(settings, crash.path, join(input.dir, 'recover'), cleanup),
+      scanCrashImage(settings, crash.path, journal, crash.plan, join(input.dir, 'recover'), cleanup),
     );
-    const truth = derivePageTruth(journal, crash.plan, scanned.extents, scanned.scan.doublewriteArea);
-    record.pagesTouched = truth.counts;
-    record.reconciliation = reconcileScan(truth.pages, scanned.scan);
-    record.checkpointLsn = scanned.checkpoint.checkpoint?.lsn ?? null;
-    const tornBefore = describeTornPages(truth.pages, scanned.scan, scanned.copies, record.checkpointLsn);
-    record.tornPagesBefore = tornBefore;
-    const recovery = await timer.time('recover', () =>
-      recoverServer(settings, input.runtime, scanned, cut.load, cleanup, { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds }, signal),
-    );
-    await timer.time('scanAfter', async () => {
-      const after = recovery.scanAfter;
-      if (after) record.tornPagesBefore = attributeAfterRecovery(tornBefore, after, scanned.datadir);
-      record.pagesAfter = (after?.invalid ?? []).map((p) => {
-        const pageSize = after!.files.find((f) => f.file === p.file)?.format.pageSize ?? settings.server.pageSize;
-        const free = isPageFree(join(scanned.datadir, p.file), p.page, pageSize) === true;
-        return { file: p.file, space: p.space, page: p.page, reason: `${p.reason}: ${p.detail}`, ...(free ? { free } : {}) };
-      });
-    });
-    await timer.time('judge', () => {
-      writeFileSync(join(input.dir, 'error.log'), recovery.errorLog);
-      const events = classifyErrorLog(recovery.errorLog);
-      record.errorLog = { excerpt: excerptErrorLog(recovery.errorLog, events), events };
-      record.serverStarted = recovery.run.readyMs !== null;
-      record.recovery = recovery.run;
-      record.ledger = recovery.ledger;
-      record.checkTable = recovery.checkTable;
-      record.invariants = recovery.invariants;
-      for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
-      const { verdict, reason } = judgeCycle({
-        torn: record.tornPagesBefore,
-        run: recovery.run,
-        loggedCorruption: summarizeLog(events).counts.corruption > 0,
-        ledger: record.ledger,
-        checkTable: record.checkTable,
-        invariants: record.invariants,
-        pagesAfter: record.pagesAfter,
-      });
-      record.verdict = verdict;
-      record.reason = reason;
-      if (!record.reconciliation!.ok) {
-        record.verdict = 'rig-error';
-        record.error = describeMismatch(record.reconciliation!);
-        record.reason = `rig error: ${record.error} (the server's outcome would have been ${verdict})`;
-      }
-    });
+    record.pagesTouched = scanned.pagesTouched;
+    record.reconciliation = scanned.reconciliation;
+    record.checkpointLsn = scanned.checkpointLsn;
+    record.tornPagesBefore = scanned.torn;
+    const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
+    const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, cut.load, cleanup, bounds, signal));
+    const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
+    await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
   } catch (error) {
     record.verdict = 'rig-error';
     record.error = (error as Error).message ?? String(error);

@@ -1,7 +1,7 @@
 // Telling the server's answers from the rig's own trouble, and a crash from a failed shutdown.
 import t from 'tap';
 import { rejectRigAnswer } from '../../rig/cycle/recovery-checks.js';
-import { crashedBeforeShutdown } from '../../rig/cycle/recover.js';
+import { crashedBeforeShutdown } from '../../rig/cycle/stages/recover.js';
 import { RigError } from '../../rig/errors.js';
 
 const answer = (errno: number, message: string) => ({ errno, sqlState: 'HY000', message });

@@ -13,7 +13,7 @@ import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { contradicts } from '../../rig/results/expectation.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
-import type { RecoveryBounds } from '../../rig/cycle/recover.js';
+import type { RecoveryBounds } from '../../rig/cycle/stages/recover.js';
 import { FaultyRuntime, type Fault } from '../fixtures/faulty-runtime.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-server-failures-'));

@@ -13,7 +13,7 @@ import { runInterruptible } from '../../interrupts.js';
 import { CACHE_ROOT } from '../../cycle/cache-root.js';
 import { formatCycleSummary } from '../../cycle/cycle-summary.js';
 import { runCycle } from '../../cycle/run-cycle.js';
-import { DEFAULT_RECOVERY_BOUNDS } from '../../cycle/recover.js';
+import { DEFAULT_RECOVERY_BOUNDS } from '../../cycle/stages/recover.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { runAction } from '../run-action.js';

@@ -1,25 +1,20 @@
 /**
- * Recovery on the crash image: serve it on a fresh power-fail disk (no trigger), scan every page,
- * the doublewrite copies and the redo checkpoint before the server touches it, start the server
- * with a bound, check the ledger, the data invariants and every table (bounded), shut down cleanly, read the error log once the process
- * has ended, and scan again. What the server does once started is recorded for the judge: it died
- * (exit code, signal), stopped answering (the rig killed it), or its shutdown failed.
+ * Stage 6, recover: start the server on the crash image (served by the scan stage's disk) with a
+ * bound, check the ledger, the data invariants and every table (bounded), shut down cleanly, and
+ * read the error log once the process has ended. What the server does once started is recorded
+ * for the judge: it died (exit code, signal), stopped answering (the rig killed it), or its
+ * shutdown failed.
  */
-import { mkdirSync } from 'node:fs';
-import { rigFailure } from '../errors.js';
-import { closeQuietly, connectToServer } from '../runtime/connect.js';
-import { findRigCause } from '../runtime/rig-cause.js';
-import { classifyLine } from '../logs/index.js';
-import type { LoadResult } from '../load/index.js';
-import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../pages/index.js';
-import type { CycleRecord, RecoveryRun, ScenarioSettings } from '../results/types.js';
-import type { ServerRuntime, StartedServer } from '../runtime/types.js';
-import { readCheckpoint, type CheckpointRead } from '../pages/redo-checkpoint.js';
-import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
-import type { CleanupStack } from './cleanup-stack.js';
-import { DATADIR_NAME, datadirOn, makeRunDir } from './server-dirs.js';
-import { diskOptionsFor } from './disk-options.js';
-import { checkRecovered, type Checked } from './recovery-checks.js';
+import { rigFailure } from '../../errors.js';
+import { closeQuietly, connectToServer } from '../../runtime/connect.js';
+import { findRigCause } from '../../runtime/rig-cause.js';
+import { classifyLine } from '../../logs/index.js';
+import type { LoadResult } from '../../load/index.js';
+import type { CycleRecord, RecoveryRun, ScenarioSettings } from '../../results/types.js';
+import type { ServerRuntime, StartedServer } from '../../runtime/types.js';
+import type { CleanupStack } from '../cleanup-stack.js';
+import { makeRunDir } from '../server-dirs.js';
+import { checkRecovered, type Checked } from '../recovery-checks.js';
 
 /** How long the server may take to answer after starting, and the checks to finish. */
 export interface RecoveryBounds {
@@ -30,47 +25,18 @@ export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = { startMs: 120_000, check
 const EXIT_GRACE_MS = 2000; // for an exit that is already under way to be seen
 const ANSWER_WAIT_MS = 5000;
 
-export interface CrashScan {
-  disk: PowerFailDisk;
-  datadir: string;
-  scan: DatadirScan;
-  extents: ExtentMap;
-  copies: DoublewriteCopy[];
-  checkpoint: CheckpointRead;
-}
-
-export async function mountAndScanCrashImage(
-  settings: ScenarioSettings,
-  crashImage: string,
-  dir: string,
-  cleanup: CleanupStack,
-): Promise<CrashScan> {
-  mkdirSync(dir, { recursive: true });
-  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }));
-  cleanup.pushDisk('recovery disk', disk);
-  const datadir = datadirOn(disk.target);
-  const [scan, extents, copies, checkpoint] = await Promise.all([
-    scanDatadir(datadir),
-    buildExtentMap(disk.target, DATADIR_NAME),
-    readDoublewrite(datadir),
-    readCheckpoint(datadir),
-  ]);
-  return { disk, datadir, scan, extents, copies, checkpoint };
-}
-
 export interface RecoveryResult {
   run: RecoveryRun;
   errorLog: string; // read once the process has ended, so it includes the end
   ledger: CycleRecord['ledger'];
   checkTable: CycleRecord['checkTable'];
   invariants: CycleRecord['invariants'];
-  scanAfter: DatadirScan | null;
 }
 
 export async function recoverServer(
   settings: ScenarioSettings,
   runtime: ServerRuntime,
-  crash: CrashScan,
+  crash: { datadir: string },
   load: LoadResult,
   cleanup: CleanupStack,
   bounds: RecoveryBounds,
@@ -86,7 +52,7 @@ export async function recoverServer(
     const run: RecoveryRun = { bounds, readyMs: null, endedIn: 'start', timedOut: outcome.timedOut ? 'start' : null, exit, shutdown: 'not-reached' };
     const ledger = { checked: false, acked: load.ackedCount, missing: 0, note: 'the server did not start' };
     const invariants = { checked: false, violations: [] };
-    return { run, errorLog: outcome.errorLog, ledger, checkTable: { tables: 0, failed: [] }, invariants, scanAfter: null };
+    return { run, errorLog: outcome.errorLog, ledger, checkTable: { tables: 0, failed: [] }, invariants };
   }
   const readyMs = Date.now() - startedAt;
   const server = outcome.server;
@@ -99,8 +65,7 @@ export async function recoverServer(
   if (ended.run.endedIn === 'shutdown' && ended.run.shutdown === 'failed' && crashedBeforeShutdown(errorLog.slice(logAtReady))) {
     ended.run.endedIn = 'checks'; // a fatal signal's handler runs while other threads still answer
   }
-  const scanAfter = await scanDatadir(crash.datadir);
-  return { run: { ...ended.run, bounds, readyMs }, errorLog, ...ended.checked, scanAfter };
+  return { run: { ...ended.run, bounds, readyMs }, errorLog, ...ended.checked };
 }
 
 type Ended = { run: Omit<RecoveryRun, 'bounds' | 'readyMs'>; checked: Checked };

@@ -1,0 +1,44 @@
+/**
+ * Stage 8, judge: fold what the recovery and the scans found into the record, and the verdict
+ * from judge.ts's rules. A scan that contradicts the disk's truth makes the cycle a rig error
+ * whatever the server did: no verdict is built on a contradiction.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { classifyErrorLog, excerptErrorLog, summarizeLog } from '../../logs/index.js';
+import type { CycleRecord } from '../../results/types.js';
+import { judgeCycle } from '../judge.js';
+import { describeMismatch } from '../reconcile.js';
+import type { RecoveryResult } from './recover.js';
+import type { AfterScan } from './scan-after.js';
+import type { CrashScan } from './scan.js';
+
+export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashScan, recovery: RecoveryResult, after: AfterScan | null): void {
+  writeFileSync(join(dir, 'error.log'), recovery.errorLog);
+  const events = classifyErrorLog(recovery.errorLog);
+  record.errorLog = { excerpt: excerptErrorLog(recovery.errorLog, events), events };
+  record.serverStarted = recovery.run.readyMs !== null;
+  record.recovery = recovery.run;
+  record.ledger = recovery.ledger;
+  record.checkTable = recovery.checkTable;
+  record.invariants = recovery.invariants;
+  record.tornPagesBefore = after?.torn ?? scanned.torn;
+  record.pagesAfter = after?.pagesAfter ?? [];
+  for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
+  const { verdict, reason } = judgeCycle({
+    torn: record.tornPagesBefore,
+    run: recovery.run,
+    loggedCorruption: summarizeLog(events).counts.corruption > 0,
+    ledger: record.ledger,
+    checkTable: record.checkTable,
+    invariants: record.invariants,
+    pagesAfter: record.pagesAfter,
+  });
+  record.verdict = verdict;
+  record.reason = reason;
+  if (!scanned.reconciliation.ok) {
+    record.verdict = 'rig-error';
+    record.error = describeMismatch(scanned.reconciliation);
+    record.reason = `rig error: ${record.error} (the server's outcome would have been ${verdict})`;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Stage 1, prepare: the prepared image for these settings (built once, then cached), served on a
+ * fresh power-fail disk, with the server started on it.
+ */
+import { mkdirSync } from 'node:fs';
+import { rigFailure } from '../../errors.js';
+import type { ScenarioSettings } from '../../results/types.js';
+import type { ServerRuntime, StartedServer } from '../../runtime/types.js';
+import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
+import type { CleanupStack } from '../cleanup-stack.js';
+import { diskOptionsFor } from '../disk-options.js';
+import { ensurePreparedImage } from '../prepared-image.js';
+import { datadirOn, makeRunDir } from '../server-dirs.js';
+
+const START_TIMEOUT_MS = 120_000;
+
+export interface LiveServer {
+  disk: PowerFailDisk;
+  server: StartedServer;
+  runDir: string;
+}
+
+export interface PrepareInput {
+  settings: ScenarioSettings;
+  runtime: ServerRuntime;
+  serverVersion: string;
+  cacheRoot: string;
+  cutDir: string; // where the load's disk keeps its image and, at the cut, its journal
+  signal?: AbortSignal;
+}
+
+export async function prepare(input: PrepareInput, cleanup: CleanupStack): Promise<LiveServer> {
+  const { settings, runtime, signal } = input;
+  const image = await ensurePreparedImage(settings, runtime, input.serverVersion, input.cacheRoot, signal);
+  mkdirSync(input.cutDir, { recursive: true });
+  const disk = await startDisk(diskOptionsFor(settings, input.cutDir, { fromImage: image }));
+  cleanup.pushDisk('load disk', disk);
+  const runDir = makeRunDir();
+  cleanup.push('load run dir', async () => runDir.remove());
+  const spec = { datadir: datadirOn(disk.target), runDir: runDir.path, settings: settings.server, signal };
+  const started = await runtime.start(spec, START_TIMEOUT_MS);
+  if (!started.ready) {
+    throw rigFailure(`the server did not start on the prepared image: ${started.errorLog.trim().split('\n').slice(-2).join(' | ')}`);
+  }
+  cleanup.push('load server', () => started.server.kill());
+  return { disk, server: started.server, runDir: runDir.path };
+}
