@@ -216,6 +216,6 @@ t.test('a crash after recovery raises the server alarm and its cycle shows how t
   t.match(page, /<dt>ready after<\/dt><dd>1.9 s<\/dd>/);
   t.match(page, /<dd class="mono">signal SIGSEGV<\/dd>/);
   t.match(page, /Connection lost: The server closed the connection\./);
-  t.match(page, /The pages scanned after this unclean end are not judged/);
+  t.match(page, /The pages are not scanned after this unclean end/);
   t.match(page, /Not recorded \(the cycle did not reach recovery, or the record predates it\)/, 'an older record without the run still renders');
 });

@@ -27,5 +27,5 @@ export function serverRunBlock(cycle: CycleRecord): Html {
 ${run.timedOut ? html`<dt>bound passed</dt><dd><b class="bad">${run.timedOut}${bound === null ? '' : ` (${formatMs(bound)})`}; the rig killed the server</b></dd>` : null}
 ${run.checksError ? html`<dt>checks ended by</dt><dd class="mono">${run.checksError}</dd>` : null}
 </dl>
-${run.readyMs !== null && !clean ? html`<p class="sub">The pages scanned after this unclean end are not judged: pages the server rebuilt in memory may not have reached the disk.</p>` : null}`;
+${run.readyMs !== null && !clean ? html`<p class="sub">The pages are not scanned after this unclean end: pages the server rebuilt in memory may not have reached the disk.</p>` : null}`;
 }

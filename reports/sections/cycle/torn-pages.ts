@@ -58,7 +58,10 @@ export function afterRecoveryBlock(cycle: CycleRecord): Html {
   const invalid = cycle.pagesAfter;
   const failed = cycle.checkTable.failed;
   if (!cycle.serverStarted) return html`<p>The server did not start, so nothing was checked after recovery.</p>`;
-  return html`<p>${invalid.length === 0 ? 'Every page verified after recovery.' : html`<b class="bad">${invalid.length} page(s) still invalid after recovery:</b>`}</p>
+  const scanned = !cycle.recovery || cycle.recovery.shutdown === 'clean'; // older records scanned always
+  const pages = !scanned ? 'Pages were not scanned: the server did not shut down cleanly.'
+    : invalid.length === 0 ? 'Every page verified after recovery.' : html`<b class="bad">${invalid.length} page(s) still invalid after recovery:</b>`;
+  return html`<p>${pages}</p>
 ${invalid.length > 0 ? html`<ul class="mono">${invalid.slice(0, 20).map((p) => html`<li>${p.file} page ${p.page} (space ${p.space ?? '?'}): ${p.reason}</li>`)}</ul>` : null}
 <p>CHECK TABLE on ${cycle.checkTable.tables} table(s): ${failed.length === 0 ? 'all OK' : html`<b class="bad">failed on ${failed.join(', ')}</b>`}</p>
 ${invariantsLine(cycle)}`;

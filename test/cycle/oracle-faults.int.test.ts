@@ -1,0 +1,181 @@
+/**
+ * The oracle against the real server, on crash images changed on purpose between the stages:
+ * - a doublewrite copy made older than the checkpoint: the oracle says the server will not use it,
+ *   and the real mariadbd indeed does not restore that page;
+ * - a torn page put back to its durable (older, valid) version after recovery: the oracle calls
+ *   the cycle corruption, since the page lost its newest write, though every page verifies.
+ * One real cycle (doublewrite on, flush method fsync: torn pages restored through doublewrite)
+ * gives the cut; each case rebuilds its crash image from it and runs the later stages itself.
+ */
+import t from 'tap';
+import { mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rebuildCrashImage } from '../../faults/crash-image.js';
+import { materializeCrashImage } from '../../faults/materialize.js';
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import { readJournal } from '../../faults/journal.js';
+import { startDisk } from '../../faults/power-fail-disk.js';
+import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
+import { CleanupStack } from '../../rig/cycle/cleanup-stack.js';
+import { emptyCycleRecord } from '../../rig/cycle/cycle-record.js';
+import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
+import { runCycle } from '../../rig/cycle/run-cycle.js';
+import { datadirOn } from '../../rig/cycle/server-dirs.js';
+import { judgeRecovery } from '../../rig/cycle/stages/judge.js';
+import { DEFAULT_RECOVERY_BOUNDS, recoverServer } from '../../rig/cycle/stages/recover.js';
+import { scanAfterRecovery } from '../../rig/cycle/stages/scan-after.js';
+import { scanCrashImage } from '../../rig/cycle/stages/scan.js';
+import type { LoadResult } from '../../rig/load/index.js';
+import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
+import type { CycleRecord, ScenarioSettings, TornPage } from '../../rig/results/types.js';
+import { createLocalRuntime } from '../../rig/runtime/local.js';
+
+const work = mkdtempSync(join(tmpdir(), 'rig-oracle-faults-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+const runtime = createLocalRuntime();
+const PS = 16384;
+
+const server = { doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
+const disk = { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
+const settings: ScenarioSettings = {
+  name: 'oracle-faults', runtime: 'local', server, disk,
+  load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150 },
+  expect: defaultExpectation(server, disk),
+};
+
+/** The load's ledger is not kept between stages here: the ledger check is off, the invariants of the tables stay. */
+const noLedger: LoadResult = {
+  kind: 'builtin', ledger: false, note: 'not carried into this test', acked: new Map(), ackedCount: 0, retried: 0,
+  bucketMs: 500, throughput: [], errors: [], durationMs: 0, endedBy: 'stopped',
+};
+
+interface Tamper {
+  /** Changes the crash image's datadir (mounted) before the scan stage sees it. */
+  beforeScan?: (datadir: string) => void;
+  /** Changes the datadir after the server's clean shutdown, before the scan after recovery. */
+  afterRecovery?: (datadir: string) => void;
+}
+
+/** Rebuilds the base cycle's crash image, applies the tamper, and runs scan, recover, scan and judge. */
+async function judgeTampered(base: string, name: string, tamper: Tamper): Promise<CycleRecord> {
+  const dir = join(work, name);
+  const cut = join(base, 'cut');
+  const image = join(work, `${name}.img`);
+  await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
+  const cleanup = new CleanupStack();
+  try {
+    if (tamper.beforeScan) {
+      const edit = await startDisk(diskOptionsFor(settings, join(dir, 'edit'), { adoptImage: image }));
+      try {
+        tamper.beforeScan(datadirOn(edit.target));
+      } finally {
+        const down = await edit.down();
+        if (down.problems.length) throw new Error(down.problems.join('; '));
+      }
+    }
+    const plan = JSON.parse(readFileSync(join(cut, 'plan.json'), 'utf8')) as CrashPlan;
+    const edited = tamper.beforeScan ? join(dir, 'edit', 'image.img') : image;
+    const scanned = await scanCrashImage(settings, edited, readJournal(join(cut, 'journal.bin')), plan, join(dir, 'recover'), cleanup);
+    const recovery = await recoverServer(settings, runtime, scanned, noLedger, cleanup, DEFAULT_RECOVERY_BOUNDS);
+    if (tamper.afterRecovery && recovery.run.shutdown === 'clean') tamper.afterRecovery(scanned.datadir);
+    const after = await scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn);
+    const record = emptyCycleRecord(name, settings, 1, 1, settings.expect);
+    Object.assign(record, { pagesTouched: scanned.pagesTouched, reconciliation: scanned.reconciliation, checkpointLsn: scanned.checkpointLsn });
+    judgeRecovery(record, dir, scanned, recovery, after);
+    t.comment(`${name}: ${record.verdict}: ${record.reason}`);
+    return record;
+  } finally {
+    t.same(await cleanup.releaseAll(), [], `${name}: torn down cleanly`);
+  }
+}
+
+function patchPage(path: string, pageNo: number, change: (page: Buffer) => void): void {
+  const fd = openSync(path, 'r+');
+  try {
+    const page = Buffer.alloc(PS);
+    readSync(fd, page, 0, PS, pageNo * PS);
+    change(page);
+    writeSync(fd, page, 0, PS, pageNo * PS);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Sets a full_crc32 page's LSN (header and trailer) and stamps its checksum again: a valid page. */
+function setLsn(page: Buffer, lsn: number): void {
+  page.writeBigUInt64BE(BigInt(lsn), 16);
+  page.writeUInt32BE(lsn >>> 0, PS - 8);
+  page.writeUInt32BE(fullCrc32Checksum(page), PS - 4);
+}
+
+/** A real cycle whose torn pages the server restored through doublewrite: the base of both cases. */
+async function baseCycle(): Promise<{ dir: string; record: CycleRecord; page: TornPage }> {
+  for (const seed of [1, 2, 3, 4]) {
+    const dir = join(work, `base-${seed}`);
+    const { server: name, version } = await runtime.describe();
+    const record = await runCycle({
+      id: `base-${seed}`, settings, cycle: seed, seed, expectation: settings.expect, dir, cacheRoot: join(work, 'cache'),
+      runtime, serverVersion: `${name} ${version}`, repro: `rig repro ${dir}`,
+    });
+    t.comment(`base-${seed}: ${record.verdict}: ${record.reason}`);
+    const page = record.tornPagesBefore.find((p) => p.page > 3 && p.attribution === 'doublewrite' && p.doublewrite.restorable);
+    if (record.verdict === 'restored' && page) return { dir, record, page };
+  }
+  throw new Error('no base cycle restored a page through doublewrite in 4 seeds');
+}
+
+t.test('the oracle agrees with the server on copies and on what restored means', async (t) => {
+  const base = await baseCycle();
+  const { page } = base;
+  t.ok(page.doublewrite.copies.length > 0, `base: ${page.file} page ${page.page} was restored from ${page.doublewrite.why}`);
+
+  await t.test('a doublewrite copy older than the checkpoint restores nothing', async (t) => {
+    const checkpoint = base.record.checkpointLsn!;
+    const record = await judgeTampered(base.dir, 'copy-before-checkpoint', {
+      beforeScan: (datadir) => {
+        for (const c of page.doublewrite.copies) patchPage(join(datadir, c.source), c.slot, (p) => setLsn(p, checkpoint - 1));
+      },
+    });
+    t.ok(record.reconciliation?.ok, 'the tampered copy does not disturb the truth');
+    const judged = record.tornPagesBefore.find((p) => p.file === page.file && p.page === page.page)!;
+    t.notOk(judged.doublewrite.restorable, `the oracle: ${judged.doublewrite.why}`);
+    t.match(judged.doublewrite.copies[0]?.why ?? '', /older than the checkpoint/);
+    t.not(judged.validAfter, true, `the server did not restore it either (${record.verdict})`);
+    t.notOk(['restored', 'no-torn', 'rig-error'].includes(record.verdict), `the cycle is a finding: ${record.verdict}`);
+  });
+
+  await t.test('a torn page put back to its older version after recovery is corruption, though it verifies', async (t) => {
+    const durable = await durableVersion(base.dir, page);
+    const record = await judgeTampered(base.dir, 'restored-older', {
+      afterRecovery: (datadir) => patchPage(join(datadir, page.file), page.page, (p) => durable.copy(p)),
+    });
+    const judged = record.tornPagesBefore.find((p) => p.file === page.file && p.page === page.page)!;
+    t.equal(judged.validAfter, true, 'the page verifies after recovery');
+    t.equal(judged.lsnAfter, page.durableLsn, `at its durable LSN ${page.durableLsn}`);
+    t.equal(judged.currentAfter, false, `older than the newest version written before the cut (${page.newestLsn})`);
+    t.equal(record.verdict, 'silent-corruption', record.reason);
+    t.match(record.reason, /restored to a version older than the newest written before the cut/);
+  });
+});
+
+/** The page as it was durable before the cut: the crash image with every pending write dropped. */
+async function durableVersion(baseDir: string, page: TornPage): Promise<Buffer> {
+  const cut = join(baseDir, 'cut');
+  const journal = readJournal(join(cut, 'journal.bin'));
+  const plan = JSON.parse(readFileSync(join(cut, 'plan.json'), 'utf8')) as CrashPlan;
+  const dropped: CrashPlan = { ...plan, writes: plan.writes.map((w) => ({ ...w, fate: 'dropped', unitsLanded: [] })) };
+  const dir = join(work, 'durable');
+  const image = join(work, 'durable.img');
+  await materializeCrashImage(join(cut, 'image.img'), journal, dropped, image);
+  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: image }));
+  try {
+    const bytes = Buffer.alloc(PS);
+    const fd = openSync(join(datadirOn(disk.target), page.file), 'r');
+    readSync(fd, bytes, 0, PS, page.page * PS);
+    closeSync(fd);
+    return bytes;
+  } finally {
+    await disk.down();
+  }
+}
