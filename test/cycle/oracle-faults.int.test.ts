@@ -11,25 +11,18 @@ import t from 'tap';
 import { mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rebuildCrashImage } from '../../faults/crash-image.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import { readJournal } from '../../faults/journal.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
-import { CleanupStack } from '../../rig/cycle/cleanup-stack.js';
-import { emptyCycleRecord } from '../../rig/cycle/cycle-record.js';
 import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { datadirOn } from '../../rig/cycle/server-dirs.js';
-import { judgeRecovery } from '../../rig/cycle/stages/judge.js';
-import { DEFAULT_RECOVERY_BOUNDS, recoverServer } from '../../rig/cycle/stages/recover.js';
-import { scanAfterRecovery } from '../../rig/cycle/stages/scan-after.js';
-import { scanCrashImage } from '../../rig/cycle/stages/scan.js';
-import type { LoadResult } from '../../rig/load/index.js';
 import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
 import type { CycleRecord, ScenarioSettings, TornPage } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
+import { rejudge, type Tamper } from '../fixtures/rejudge.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-oracle-faults-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -44,50 +37,12 @@ const settings: ScenarioSettings = {
   expect: defaultExpectation(server, disk),
 };
 
-/** The load's ledger is not kept between stages here: the ledger check is off, the invariants of the tables stay. */
-const noLedger: LoadResult = {
-  kind: 'builtin', ledger: false, note: 'not carried into this test', acked: new Map(), ackedCount: 0, retried: 0,
-  bucketMs: 500, throughput: [], errors: [], durationMs: 0, endedBy: 'stopped',
-};
-
-interface Tamper {
-  /** Changes the crash image's datadir (mounted) before the scan stage sees it. */
-  beforeScan?: (datadir: string) => void;
-  /** Changes the datadir after the server's clean shutdown, before the scan after recovery. */
-  afterRecovery?: (datadir: string) => void;
-}
-
 /** Rebuilds the base cycle's crash image, applies the tamper, and runs scan, recover, scan and judge. */
 async function judgeTampered(base: string, name: string, tamper: Tamper): Promise<CycleRecord> {
-  const dir = join(work, name);
-  const cut = join(base, 'cut');
-  const image = join(work, `${name}.img`);
-  await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
-  const cleanup = new CleanupStack();
-  try {
-    if (tamper.beforeScan) {
-      const edit = await startDisk(diskOptionsFor(settings, join(dir, 'edit'), { adoptImage: image }));
-      try {
-        tamper.beforeScan(datadirOn(edit.target));
-      } finally {
-        const down = await edit.down();
-        if (down.problems.length) throw new Error(down.problems.join('; '));
-      }
-    }
-    const plan = JSON.parse(readFileSync(join(cut, 'plan.json'), 'utf8')) as CrashPlan;
-    const edited = tamper.beforeScan ? join(dir, 'edit', 'image.img') : image;
-    const scanned = await scanCrashImage(settings, edited, readJournal(join(cut, 'journal.bin')), plan, join(dir, 'recover'), cleanup);
-    const recovery = await recoverServer(settings, runtime, scanned, noLedger, cleanup, DEFAULT_RECOVERY_BOUNDS);
-    if (tamper.afterRecovery && recovery.run.shutdown === 'clean') tamper.afterRecovery(scanned.datadir);
-    const after = await scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn);
-    const record = emptyCycleRecord(name, settings, 1, 1, settings.expect);
-    Object.assign(record, { pagesTouched: scanned.pagesTouched, reconciliation: scanned.reconciliation, checkpointLsn: scanned.checkpointLsn });
-    judgeRecovery(record, dir, scanned, recovery, after);
-    t.comment(`${name}: ${record.verdict}: ${record.reason}`);
-    return record;
-  } finally {
-    t.same(await cleanup.releaseAll(), [], `${name}: torn down cleanly`);
-  }
+  const { record, teardownProblems } = await rejudge(base, join(work, name), { ...settings, name }, runtime, tamper);
+  t.comment(`${name}: ${record.verdict}: ${record.reason}`);
+  t.same(teardownProblems, [], `${name}: torn down cleanly`);
+  return record;
 }
 
 function patchPage(path: string, pageNo: number, change: (page: Buffer) => void): void {
