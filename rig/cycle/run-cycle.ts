@@ -24,6 +24,7 @@ import { mountAndScanCrashImage, recoverServer } from './recover.js';
 import { derivePageTruth } from './page-truth.js';
 import { describeMismatch, reconcileScan } from './reconcile.js';
 import { describeTornPages } from './torn-pages.js';
+import { describeExercised } from '../results/exercised.js';
 import { isPageFree } from '../pages/page-allocation.js';
 
 export interface CycleInput {
@@ -92,6 +93,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
       record.checkTable = recovery.checkTable;
       record.invariants = recovery.invariants;
       for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
+      record.exercised = describeExercised(record.tornPagesBefore, record.pendingWrites, settings.server.pageSize, settings.disk.atomicUnit);
       const { verdict, reason } = judgeCycle({
         torn: record.tornPagesBefore,
         serverStarted: recovery.started,

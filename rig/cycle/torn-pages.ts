@@ -7,6 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import { isPageFree } from '../pages/page-allocation.js';
 import { isAllZero } from '../pages/page-format.js';
 import type { TornPage } from '../results/types.js';
 import { judgeDoublewrite } from './doublewrite-rules.js';
@@ -42,6 +43,7 @@ export function describeTornPages(
     const file = before.files.find((f) => f.file === t.file);
     const space = file?.space ?? null;
     const firstPages = t.page === 0 && file ? firstPagesUsable(before.datadir, t.file, file.format.pageSize, invalidKeys) : undefined;
+    const freedBefore = file ? isPageFree(join(before.datadir, t.file), t.page, file.format.pageSize) === true : false;
     return {
       file: t.file,
       space,
@@ -56,6 +58,7 @@ export function describeTornPages(
       currentAfter: null,
       attribution: null,
       doublewrite: judgeDoublewrite({ space, page: t.page, ...(firstPages === undefined ? {} : { firstPagesUsable: firstPages }) }, copies, checkpointLsn),
+      ...(freedBefore ? { freedBefore } : {}),
     };
   });
 }

@@ -123,6 +123,24 @@ export interface TornPage {
   doublewrite: DoublewriteEvidence;
   /** Still invalid after recovery, but the tablespace has freed the page (or dropped the file): it holds no data. */
   freedAfter?: boolean;
+  /** The crash image's extent descriptors already marked the page free: it held no data. */
+  freedBefore?: boolean;
+}
+
+/**
+ * What a cycle exercised, from the evidence (rig/results/exercised.ts): the torn pages that held
+ * data, split by what could restore them, and the page writes in flight at the cut.
+ */
+export interface Exercised {
+  /** In-use torn pages with a doublewrite copy the server's rules accept (doublewrite.restorable). */
+  tornDoublewrite: number;
+  /** In-use torn pages with no accepted copy: only the redo log can rebuild them. */
+  tornRedo: number;
+  /** Torn pages the tablespace had freed (before the cut or by the end of recovery): they hold no data. */
+  tornFreed: number;
+  /** Page-size writes pending at the cut, and those of them that crossed an atomic-unit boundary. */
+  pageWritesInFlight: number;
+  pageWritesInFlightStraddling: number;
 }
 
 /** Every page a pending write touched, by class (rig/cycle/page-truth.ts). */
@@ -196,6 +214,7 @@ export interface CycleRecord {
   checkpointLsn: number | null; // of the crash image's redo log
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
+  exercised: Exercised | null; // null until the crash image was scanned
   ledger: { checked: boolean; acked: number; missing: number; note?: string };
   checkTable: { tables: number; failed: string[] };
   /** Data invariants of the load (rig/checks/invariants.ts): each broken one is a line. */
