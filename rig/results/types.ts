@@ -53,6 +53,8 @@ export interface ScenarioSettings {
   disk: DiskSettings;
   load: LoadSettings;
   expect: Expectation;
+  /** The share of judged cycles that must exercise the scenario's claim (rig/results/exercise-claim.ts). */
+  exercise?: { minShare: number };
 }
 
 export type Fate = 'landed' | 'dropped' | 'torn';
@@ -239,7 +241,17 @@ export interface ScenarioSummary {
   tornCycles: number; // cycles whose crash image held at least one torn page
   held: boolean; // every cycle met the expectation (and a negative control was not blind)
   blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
+  /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */
+  exercise?: ExerciseSummary | null;
+  vacuous?: boolean; // fewer cycles exercised the claim than the scenario's minShare
   failures: string[]; // one line each
+}
+
+export interface ExerciseSummary {
+  claim: 'doublewrite' | 'page-writes-in-flight' | 'in-use-torn';
+  cycles: number; // judged cycles that exercised the claim
+  of: number; // judged cycles (rig errors excluded)
+  minShare: number | null; // null: no share is required (a negative control has `blind`)
 }
 
 export interface Environment {

@@ -76,6 +76,29 @@ t.test('a blind negative control fails the campaign and stands out above everyth
   t.match(page, /<td class="cell cell-blind">/);
 });
 
+function withVacuousDoublewrite(results: CampaignResults): CampaignResults {
+  const copy = structuredClone(results);
+  const on = copy.scenarios.find((s) => s.settings.server.doublewrite)!;
+  const line = "vacuous: doublewrite exercised in 0 of 3 cycles (0%, below the scenario's 50%); its PASS would not show that doublewrite restores torn pages";
+  Object.assign(on, { vacuous: true, held: false, exercise: { claim: 'doublewrite', cycles: 0, of: 3, minShare: 0.5 }, failures: [line] });
+  copy.outcome = 'fail';
+  return copy;
+}
+
+t.test('a doublewrite scenario that never exercised doublewrite fails as vacuous, and says how often it did', async (t) => {
+  const results = await quickResults();
+  const page = renderReport({ results: withVacuousDoublewrite(results) });
+  t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios contradicted their expectation: dw-on-4k-ext4 is vacuous \(doublewrite exercised in 0 of 3 cycles\)/);
+  const alarm = page.indexOf('class="alarm alarm-vacuous"');
+  t.ok(alarm > 0 && alarm < page.indexOf('id="matrix"'), 'the alarm sits above the matrix');
+  t.match(page, /Vacuous: &quot;dw-on-4k-ext4&quot; did not exercise what it claims/);
+  t.match(page, /status status-vacuous">⚠ VACUOUS/);
+  t.match(page, /<td class="cell cell-vacuous">/);
+  const fine = structuredClone(results);
+  fine.scenarios[0]!.exercise = { claim: 'doublewrite', cycles: 3, of: 3, minShare: 0.5 };
+  t.match(renderReport({ results: fine }), /<td class="exercised"><span class="">doublewrite exercised in 3 of 3 cycles<\/span><div class="sub">needs 50%<\/div>/);
+});
+
 t.test('silent corruption and a page torn on a 16k-atomic disk raise alarms naming the cause', async (t) => {
   const { results } = await generateCampaign({ cycles: 14, preset: 'torn-pages', silentCorruption: true, seed: 7 });
   const page = renderReport({ results });
