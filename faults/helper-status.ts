@@ -24,6 +24,7 @@ export interface HelperStatus {
   unit: number;
   pageSize: number;
   writesBySize: number[];
+  straddleOffsets?: number[]; // absent from a helper built before it kept them
 }
 
 const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
@@ -42,6 +43,7 @@ export function diskStats(s: HelperStatus): DiskStats {
     pageWritesMisaligned: s.pageWritesMisaligned,
     pageWritesStraddling: s.pageWritesStraddling,
     writesBySize,
+    ...(s.straddleOffsets ? { straddleOffsets: s.straddleOffsets } : {}),
   };
 }
 

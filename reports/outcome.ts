@@ -6,6 +6,7 @@
 import type { CampaignResults, CycleRecord, ScenarioSummary } from '../rig/results/types.js';
 import { describeExercise } from '../rig/results/exercise-claim.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
+import { describeStraddleTargets, tallyStraddles } from './straddles.js';
 
 export type CampaignStatus = 'pass' | 'fail' | 'rig-error' | 'running';
 
@@ -140,11 +141,13 @@ function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm 
   if (s.expectation !== 'never-torn') return null;
   const torn = cycles.filter((c) => c.scenario === s.name && c.tornPagesBefore.length > 0);
   if (torn.length === 0) return null;
-  const straddling = torn.reduce((n, c) => n + (c.cut?.stats.pageWritesStraddling ?? 0), 0);
+  const tally = tallyStraddles(torn);
+  const straddling = tally.total;
+  const named = describeStraddleTargets(tally);
   const pageWrites = torn.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
   const unit = formatBytes(s.settings.disk.atomicUnit);
   const cause = straddling > 0
-    ? `Cause: ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk ` +
+    ? `Cause: ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk${named ? ` (${named})` : ''} ` +
       `(the ${s.settings.disk.fs} filesystem placed pages off ${unit} alignment), so one page write spanned two units and tore.`
     : 'The disk counted no page write straddling an atomic-unit boundary; see the cycles for what tore.';
   return {

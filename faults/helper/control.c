@@ -50,6 +50,9 @@ static void reply_status(FILE *out)
 		(unsigned long long)s.page_writes_straddling, D.unit, D.page_size);
 	for (int i = 0; i < SIZE_BUCKETS; i++)
 		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.by_size[i]);
+	fprintf(out, "],\"straddleOffsets\":[");
+	for (uint64_t i = 0; i < s.page_writes_straddling && i < STRADDLE_OFFSETS; i++)
+		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.straddle_offsets[i]);
 	fprintf(out, "]}\n");
 	pthread_mutex_unlock(&D.lock);
 }

@@ -10,6 +10,7 @@
 enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
 
 #define SIZE_BUCKETS 13 /* <=512, 1k, 2k ... 1M, larger */
+#define STRADDLE_OFFSETS 64 /* device offsets of the first straddling page writes, kept for the rig to map */
 
 struct stats {
 	uint64_t reads, writes, flushes, bytes_written;
@@ -17,6 +18,7 @@ struct stats {
 	uint64_t page_writes;            /* writes of exactly the page size */
 	uint64_t page_writes_misaligned; /* ... not at a multiple of the page size */
 	uint64_t page_writes_straddling; /* ... crossing an atomic-unit boundary (page <= unit) */
+	uint64_t straddle_offsets[STRADDLE_OFFSETS]; /* the first of them, in arrival order */
 };
 
 struct disk {

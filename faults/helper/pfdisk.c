@@ -127,7 +127,11 @@ static void count_write_locked(off_t off, size_t len)
 		return;
 	s->page_writes++;
 	s->page_writes_misaligned += (uint64_t)off % D.page_size != 0;
-	s->page_writes_straddling += len <= D.unit && (uint64_t)off / D.unit != ((uint64_t)off + len - 1) / D.unit;
+	if (len > D.unit || (uint64_t)off / D.unit == ((uint64_t)off + len - 1) / D.unit)
+		return;
+	if (s->page_writes_straddling < STRADDLE_OFFSETS)
+		s->straddle_offsets[s->page_writes_straddling] = (uint64_t)off;
+	s->page_writes_straddling++;
 }
 
 static int pf_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)

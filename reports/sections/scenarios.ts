@@ -4,6 +4,7 @@ import { EXPECTATION_TEXT, VERDICT_ORDER, formatCount, formatUnit } from '../for
 import { html, anchorId, type Html } from '../html.js';
 import { describeExercise, isVacuous } from '../../rig/results/exercise-claim.js';
 import { STATUS_TEXT, scenarioStatus } from '../outcome.js';
+import { describeStraddleTargets, straddleIsBad, tallyStraddles } from '../straddles.js';
 import { verdictChip } from './verdict-chip.js';
 
 export function settingsSummary(s: ScenarioSettings): string {
@@ -50,7 +51,8 @@ function exercisedCell(s: ScenarioSummary): Html {
 function straddleNote(s: ScenarioSummary, cycles: CycleRecord[]): Html | null {
   if (s.settings.disk.atomicUnit < s.settings.server.pageSize) return null;
   const pageWrites = cycles.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
-  const straddling = cycles.reduce((n, c) => n + (c.cut?.stats.pageWritesStraddling ?? 0), 0);
   if (pageWrites === 0) return null;
-  return html`<p class="sub ${straddling > 0 ? 'straddle-bad' : ''}">${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${formatUnit(s.settings.disk.atomicUnit)} unit boundary</p>`;
+  const tally = tallyStraddles(cycles);
+  const named = describeStraddleTargets(tally);
+  return html`<p class="sub ${straddleIsBad(tally) ? 'straddle-bad' : ''}">${formatCount(tally.total)} of ${formatCount(pageWrites)} page writes straddled a ${formatUnit(s.settings.disk.atomicUnit)} unit boundary${named ? `: ${named}` : ''}</p>`;
 }

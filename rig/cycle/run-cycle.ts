@@ -24,6 +24,7 @@ import { mountAndScanCrashImage, recoverServer } from './recover.js';
 import { derivePageTruth } from './page-truth.js';
 import { describeMismatch, reconcileScan } from './reconcile.js';
 import { describeTornPages } from './torn-pages.js';
+import { mapStraddles } from './straddle-targets.js';
 import { describeExercised } from '../results/exercised.js';
 import { isPageFree } from '../pages/page-allocation.js';
 
@@ -66,6 +67,8 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const scanned = await timer.time('scanBefore', () =>
       mountAndScanCrashImage(settings, crash.path, join(input.dir, 'recover'), cleanup),
     );
+    const stats = record.cut.stats;
+    if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);
     const truth = derivePageTruth(journal, crash.plan, scanned.extents, scanned.scan.doublewriteArea);
     record.pagesTouched = truth.counts;
     record.reconciliation = reconcileScan(truth.pages, scanned.scan);

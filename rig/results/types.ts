@@ -78,7 +78,14 @@ export interface DiskStats {
   pageWritesMisaligned: number;
   pageWritesStraddling: number; // page-size writes that crossed an atomic-unit boundary
   writesBySize: Record<string, number>; // "512", "4096", ... ">1048576"
+  straddleOffsets?: number[]; // device offsets of the first straddling page writes (the helper keeps 64)
 }
+
+/** Where a page-size write went, by the crash image's extent map (rig/cycle/straddle-targets.ts). */
+export type WriteTarget = 'tablespace' | 'redo' | 'other' | 'filesystem';
+
+/** The straddling page writes by what they wrote; `unlisted`: past the helper's list of offsets. */
+export type StraddleTargets = Record<WriteTarget | 'unlisted', number>;
 
 export interface CutSummary {
   reason: string; // armed, after-writes, at-time, manual
@@ -86,6 +93,7 @@ export interface CutSummary {
   pending: number;
   pendingPageWrites: number;
   stats: DiskStats;
+  straddled?: StraddleTargets; // set once the crash image's extent map is known
 }
 
 export type Attribution = 'doublewrite' | 'redo' | 'unexplained';
