@@ -25,6 +25,7 @@ export interface HelperStatus {
   pageSize: number;
   writesBySize: number[];
   straddleOffsets?: number[]; // absent from a helper built before it kept them
+  copyRanges?: number; // device ranges of page copies the armed trigger looked past
 }
 
 const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
@@ -54,5 +55,6 @@ export function cutSummary(s: HelperStatus, atMs: number): CutSummary {
     pending: s.cutPending,
     pendingPageWrites: s.cutPendingPageWrites,
     stats: diskStats(s),
+    ...(s.copyRanges ? { copyRanges: s.copyRanges } : {}),
   };
 }

@@ -94,6 +94,8 @@ export interface CutSummary {
   pendingPageWrites: number;
   stats: DiskStats;
   straddled?: StraddleTargets; // set once the crash image's extent map is known
+  /** Device ranges of the doublewrite area the armed trigger looked past: it counted home writes only. */
+  copyRanges?: number;
 }
 
 export type Attribution = 'doublewrite' | 'redo' | 'unexplained';
