@@ -109,7 +109,8 @@ long journal_pending_copied(const struct journal *j, uint32_t page, const struct
 		const struct jentry *e = &j->e[i];
 		if (touches(e, r, n))
 			return -1;
-		c += e->len == page && known(page_hash(e->new, page));
+		for (uint32_t at = 0; e->len % page == 0 && at < e->len; at += page)
+			c += known(page_hash(e->new + at, page));
 	}
 	return c;
 }

@@ -33,7 +33,8 @@ size_t journal_pending_at_least(const struct journal *j, uint32_t len);
 struct range { uint64_t off, len; };
 /* Pending writes of at least len bytes outside the n ranges; -1 while any pending write touches one. */
 long journal_pending_outside(const struct journal *j, uint32_t len, const struct range *r, int n);
-/* Pending writes of one page outside the ranges whose content hash `known` accepts; -1 as above. */
+/* Pages of pending writes outside the ranges whose content hash `known` accepts (a write of several
+ * pages, as buffered writeback merges them, counts each); -1 as above. */
 long journal_pending_copied(const struct journal *j, uint32_t page, const struct range *r, int n,
 			    int (*known)(uint64_t));
 /* Calls add with the hash of each page of the pending writes that touch the ranges. */
