@@ -25,9 +25,11 @@ export function describeExercised(
 ): Exercised {
   const inUse = torn.filter(isInUse);
   const pageWrites = pending.filter((w) => w.length === pageSize);
+  // records saved before the doublewrite evidence existed have none: no copy is known for them
+  const restorable = (p: TornPage): boolean => p.doublewrite?.restorable === true;
   return {
-    tornDoublewrite: inUse.filter((p) => p.doublewrite.restorable).length,
-    tornRedo: inUse.filter((p) => !p.doublewrite.restorable).length,
+    tornDoublewrite: inUse.filter(restorable).length,
+    tornRedo: inUse.filter((p) => !restorable(p)).length,
     tornFreed: torn.length - inUse.length,
     pageWritesInFlight: pageWrites.length,
     pageWritesInFlightStraddling: pageWrites.filter((w) => straddles(w.offset, w.length, atomicUnit)).length,

@@ -43,6 +43,7 @@ t.test('the quick campaign renders with its verdict, matrix, scenarios and every
   t.match(page, /<polyline class="series" points="[\d., ]+"\/>/);
   t.match(page, /⚡ power cut at \d+\.\d\d s/);
   t.match(page, /data-copy="repro-dw-on-4k-ext4-1"/);
+  t.match(page, /<p class="sub exercised">Exercised: \d+ in-use torn pages with an accepted doublewrite copy, \d+ only redo rebuilds, \d+ freed; \d+ page writes in flight at the cut/);
 });
 
 t.test('data is escaped: markup in a log line and a table named <script> render as text', async (t) => {
