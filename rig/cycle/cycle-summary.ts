@@ -24,6 +24,14 @@ export function formatCycleSummary(r: CycleRecord): string {
     lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${p.attribution ? ` -> ${p.attribution}` : ''}`);
   }
   if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);
+  if (r.exercised) {
+    const e = r.exercised;
+    lines.push(`  exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} only redo rebuilds, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut`);
+  }
+  if (r.cut?.straddled) {
+    const named = Object.entries(r.cut.straddled).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+    if (named) lines.push(`  straddling page writes by target: ${named}`);
+  }
   lines.push(`  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`);
   lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
