@@ -37,8 +37,11 @@ build: setup
 typecheck: npm
 	$(NODE_BIN)/tsc -p tsconfig.test.json
 
+# A database finding (exit 1) is what the demo is for: it is in the report, and the demo succeeds.
 demo: build
-	node dist/rig/cli/main.js campaign campaigns/quick.yml --out reports/latest
+	@node dist/rig/cli/main.js campaign campaigns/quick.yml --out reports/latest; code=$$?; \
+	if [ $$code -eq 1 ]; then echo "demo: the campaign found what the report shows (exit 1 from rig campaign): reports/latest/index.html"; exit 0; fi; \
+	exit $$code
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
 test: build typecheck

@@ -26,6 +26,8 @@ export interface HelperStatus {
   unit: number;
   pageSize: number;
   writesBySize: number[];
+  straddleOffsets?: number[]; // absent from a helper built before it kept them
+  copyRanges?: number; // device ranges of page copies the armed trigger looked past
 }
 
 const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
@@ -44,6 +46,7 @@ export function diskStats(s: HelperStatus): DiskStats {
     pageWritesMisaligned: s.pageWritesMisaligned,
     pageWritesStraddling: s.pageWritesStraddling,
     writesBySize,
+    ...(s.straddleOffsets ? { straddleOffsets: s.straddleOffsets } : {}),
   };
 }
 
@@ -54,5 +57,6 @@ export function cutSummary(s: HelperStatus, atMs: number): CutSummary {
     pending: s.cutPending,
     pendingPageWrites: s.cutPendingPageWrites,
     stats: diskStats(s),
+    ...(s.copyRanges ? { copyRanges: s.copyRanges } : {}),
   };
 }

@@ -73,6 +73,14 @@ export class PowerFailDisk {
     await sendCommand(this.record.controlSocket, armCommand(trigger));
   }
 
+  /**
+   * Tells the disk where the server keeps page copies (its doublewrite area): an armed trigger
+   * then counts only the home writes outside them, and waits while a copy is still in flight.
+   */
+  async addCopyRange(offset: number, length: number): Promise<void> {
+    await sendCommand(this.record.controlSocket, `copy-range ${offset} ${length}`);
+  }
+
   /** Cuts now. Like every cut reply, a rig failure if the journal dump at the cut failed. */
   cut(): Promise<HelperStatus> {
     return sendCommand<HelperStatus>(this.record.controlSocket, 'cut', this.cutReplyTimeoutMs());

@@ -1,11 +1,13 @@
 /**
  * What a reviewer must see first: the campaign's verdict in one line, and the alarms that outrank
- * everything else (a blind negative control, corruption served silently or not, a lost commit, a
- * server that crashed or hung where it should have recovered, a page torn where none may tear).
- * Derived from the saved run only.
+ * everything else (a blind negative control, a vacuous scenario, corruption served silently or
+ * not, a lost commit, a server that crashed or hung where it should have recovered, a page torn
+ * where none may tear). Derived from the saved run only.
  */
 import type { CampaignResults, CycleRecord, ScenarioSummary, Verdict } from '../rig/results/types.js';
+import { describeExercise } from '../rig/results/exercise-claim.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
+import { describeStraddleTargets, tallyStraddles } from './straddles.js';
 
 export type CampaignStatus = 'pass' | 'fail' | 'rig-error' | 'running';
 
@@ -15,7 +17,7 @@ export interface Headline {
   why: string;
 }
 
-export type AlarmKind = 'silent-corruption' | 'reported-corruption' | 'lost-commit' | 'server-failure' | 'blind' | 'torn-where-atomic';
+export type AlarmKind = 'silent-corruption' | 'reported-corruption' | 'lost-commit' | 'server-failure' | 'blind' | 'vacuous' | 'torn-where-atomic';
 
 export interface Alarm {
   kind: AlarmKind;
@@ -37,6 +39,7 @@ function plural(n: number, word: string): string {
 
 function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
   if (s.blind) return `${s.name} is blind (no torn page in ${plural(s.cyclesRun, 'cycle')})`;
+  if (s.vacuous && s.exercise && contradictions(s) === 0) return `${s.name} is vacuous (${describeExercise(s.exercise)})`;
   const bad = cycles.filter((c) => c.scenario === s.name && !c.expectationHeld && c.verdict !== 'rig-error');
   if (bad.length === 0) return s.failures[0] ? `${s.name}: ${s.failures[0]}` : `${s.name} contradicted "${s.expectation}"`;
   const counts = new Map<string, number>();
@@ -48,7 +51,7 @@ function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
 export function campaignHeadline(results: CampaignResults): Headline {
   const status = results.outcome;
   const cycles = results.cycles.length;
-  const failed = results.scenarios.filter((s) => s.blind || contradictions(s) > 0);
+  const failed = results.scenarios.filter((s) => s.blind || s.vacuous || contradictions(s) > 0);
   let why: string;
   if (status === 'running') {
     const planned = results.scenarios.reduce((sum, s) => sum + s.cyclesPlanned, 0);
@@ -123,6 +126,7 @@ export function campaignAlarms(results: CampaignResults): Alarm[] {
     });
   }
   for (const s of results.scenarios.filter((x) => x.blind)) alarms.push(blindAlarm(s, results.cycles));
+  for (const s of results.scenarios.filter((x) => x.vacuous && x.exercise)) alarms.push(vacuousAlarm(s, results.cycles));
   for (const s of results.scenarios) {
     const alarm = tornWhereAtomicAlarm(s, results.cycles);
     if (alarm) alarms.push(alarm);
@@ -141,15 +145,31 @@ function blindAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
   };
 }
 
+function vacuousAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
+  const e = s.exercise!;
+  const claim = e.claim === 'doublewrite'
+    ? 'an in-use page tore that only an accepted doublewrite copy restores'
+    : 'a page-size write was in flight at the cut';
+  return {
+    kind: 'vacuous',
+    title: `Vacuous: "${s.name}" did not exercise what it claims (${describeExercise(e)})`,
+    detail: `In only ${e.cycles} of ${plural(e.of, 'judged cycle')} ${claim}; the scenario requires ${Math.round(100 * (e.minShare ?? 0))}%. ` +
+      'Its cycles may all have passed, but the pass does not test the claim. Aim the cut (trigger, load, buffer pool) or lower exercise.minShare.',
+    cycleIds: idsWhere(cycles, (c) => c.scenario === s.name),
+  };
+}
+
 function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm | null {
   if (s.expectation !== 'never-torn') return null;
   const torn = cycles.filter((c) => c.scenario === s.name && c.tornPagesBefore.length > 0);
   if (torn.length === 0) return null;
-  const straddling = torn.reduce((n, c) => n + (c.cut?.stats.pageWritesStraddling ?? 0), 0);
+  const tally = tallyStraddles(torn);
+  const straddling = tally.total;
+  const named = describeStraddleTargets(tally);
   const pageWrites = torn.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
   const unit = formatBytes(s.settings.disk.atomicUnit);
   const cause = straddling > 0
-    ? `Cause: ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk ` +
+    ? `Cause: ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk${named ? ` (${named})` : ''} ` +
       `(the ${s.settings.disk.fs} filesystem placed pages off ${unit} alignment), so one page write spanned two units and tore.`
     : 'The disk counted no page write straddling an atomic-unit boundary; see the cycles for what tore.';
   return {
@@ -160,27 +180,29 @@ function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm 
   };
 }
 
-export type ScenarioStatus = 'pass' | 'fail' | 'blind' | 'rig-error' | 'not-run';
+export type ScenarioStatus = 'pass' | 'fail' | 'blind' | 'vacuous' | 'rig-error' | 'not-run';
 
 export const STATUS_TEXT: Record<ScenarioStatus, { icon: string; label: string }> = {
   'pass': { icon: '✓', label: 'held' },
   'fail': { icon: '✗', label: 'FAILED' },
   'blind': { icon: '⚠', label: 'BLIND' },
+  'vacuous': { icon: '⚠', label: 'VACUOUS' },
   'rig-error': { icon: '⚙', label: 'rig error' },
   'not-run': { icon: '…', label: 'not run' },
 };
 
 /** Worst first, so a grid cell holding several scenarios shows the worst of them. */
-export const STATUS_RANK: ScenarioStatus[] = ['blind', 'fail', 'rig-error', 'not-run', 'pass'];
+export const STATUS_RANK: ScenarioStatus[] = ['blind', 'fail', 'vacuous', 'rig-error', 'not-run', 'pass'];
 
-/** Cycles that contradicted the expectation: rig errors and blindness are not contradictions. */
+/** Cycles that contradicted the expectation: rig errors, blindness and vacuity are not contradictions. */
 export function contradictions(s: ScenarioSummary): number {
-  return Math.max(0, s.failures.length - (s.verdictCounts['rig-error'] ?? 0) - (s.blind ? 1 : 0));
+  return Math.max(0, s.failures.length - (s.verdictCounts['rig-error'] ?? 0) - (s.blind ? 1 : 0) - (s.vacuous ? 1 : 0));
 }
 
 export function scenarioStatus(s: ScenarioSummary): ScenarioStatus {
   if (s.blind) return 'blind';
   if (contradictions(s) > 0) return 'fail';
+  if (s.vacuous) return 'vacuous';
   if (s.cyclesRun === 0) return 'not-run';
   if ((s.verdictCounts['rig-error'] ?? 0) > 0 || s.cyclesRun < s.cyclesPlanned || !s.held) return 'rig-error';
   return 'pass';

@@ -35,7 +35,7 @@ code,.mono,pre{font-family:ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menl
 .alarm-title{font-weight:800;font-size:1.1rem}
 .alarm-icon{color:#9a3800}
 .alarm-server-failure{border-color:var(--orange);background:var(--orange-bg)}
-.alarm-blind{border-color:var(--orange);background:repeating-linear-gradient(135deg,var(--orange-bg) 0 14px,#fff8e6 14px 28px)}
+.alarm-blind,.alarm-vacuous{border-color:var(--orange);background:repeating-linear-gradient(135deg,var(--orange-bg) 0 14px,#fff8e6 14px 28px)}
 .alarm-cycles a{font-family:ui-monospace,monospace;font-size:.85rem;margin-right:4px}
 .stats{display:flex;flex-wrap:wrap;gap:10px;list-style:none;padding:0;margin:0 0 .5rem}
 .stats li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px 14px;min-width:120px}
@@ -47,11 +47,11 @@ table{border-collapse:collapse;width:100%;background:var(--card)}
 th,td{padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top;text-align:left}
 thead th{font-size:.8rem;color:var(--muted);font-weight:600;background:#fafbfc}
 table.scenarios .name{font-size:1rem}
-tr.st-fail td:first-child,tr.st-blind td:first-child{box-shadow:inset 4px 0 0 var(--verm)}
+tr.st-fail td:first-child,tr.st-blind td:first-child,tr.st-vacuous td:first-child{box-shadow:inset 4px 0 0 var(--verm)}
 .status{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:700;font-size:.85rem;white-space:nowrap;border:1px solid}
 .status-pass{background:var(--blue-bg);border-color:var(--blue);color:#004f7c}
 .status-fail{background:var(--verm-bg);border-color:var(--verm);color:#9a3800}
-.status-blind{background:repeating-linear-gradient(135deg,var(--orange-bg) 0 6px,#fff 6px 12px);border-color:var(--orange);color:#7a5200}
+.status-blind,.status-vacuous{background:repeating-linear-gradient(135deg,var(--orange-bg) 0 6px,#fff 6px 12px);border-color:var(--orange);color:#7a5200}
 .status-rig-error{background:var(--purple-bg);border-color:var(--purple);color:#7a3560}
 .status-not-run{background:var(--grey-bg);border-color:#aab3bd;color:var(--muted)}
 .failures{margin:.3rem 0 0;padding-left:1.1rem;color:#9a3800;font-size:.88rem}
@@ -72,12 +72,12 @@ th.dw-group{font-size:.85rem;color:var(--ink);border-bottom:2px solid var(--ink)
 td.cell{border:2px solid #fff;border-radius:6px}
 .cell-pass{background:var(--blue-bg)}
 .cell-fail{background:var(--verm-bg)}
-.cell-blind{background:repeating-linear-gradient(135deg,var(--orange-bg) 0 8px,#fff 8px 16px)}
+.cell-blind,.cell-vacuous{background:repeating-linear-gradient(135deg,var(--orange-bg) 0 8px,#fff 8px 16px)}
 .cell-rig-error{background:var(--purple-bg)}
 .cell-not-run,.cell-empty{background:#f3f4f6;text-align:center;font-size:.85rem}
 .cell-scenario+.cell-scenario{margin-top:6px;padding-top:6px;border-top:1px dashed #0002}
 .cell-status{font-weight:800}
-.cell-fail .cell-status{color:#9a3800}.cell-pass .cell-status{color:#004f7c}.cell-blind .cell-status{color:#7a5200}
+.cell-fail .cell-status{color:#9a3800}.cell-pass .cell-status{color:#004f7c}.cell-blind .cell-status,.cell-vacuous .cell-status{color:#7a5200}
 .cell-detail{font-size:.8rem;color:var(--muted)}
 .legend{font-size:.85rem;color:var(--muted);margin:.5rem 0}
 .legend .status{margin-right:6px}

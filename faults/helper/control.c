@@ -6,6 +6,9 @@
  *   arm armed N             cut at the next flush that finds >= N pending page-size writes
  *   arm after-writes N      cut as the (N+1)th write since arming arrives (it is held)
  *   arm at-time MS          cut MS milliseconds after arming
+ *   copy-range OFF LEN      a device range holding page copies (the doublewrite area): armed then
+ *                           counts only home writes (outside the ranges, equal to a copy made
+ *                           durable in them), and waits while a write into one is pending
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
  *   release                 after a cut: fail held and later requests with EIO
@@ -53,6 +56,9 @@ static void reply_status(FILE *out)
 		(unsigned long long)s.page_writes_straddling, D.unit, D.page_size);
 	for (int i = 0; i < SIZE_BUCKETS; i++)
 		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.by_size[i]);
+	fprintf(out, "],\"copyRanges\":%d,\"straddleOffsets\":[", D.n_copies);
+	for (uint64_t i = 0; i < s.page_writes_straddling && i < STRADDLE_OFFSETS; i++)
+		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.straddle_offsets[i]);
 	fprintf(out, "]}\n");
 	pthread_mutex_unlock(&D.lock);
 }
@@ -121,6 +127,20 @@ static void handle(FILE *out, char *line)
 			fprintf(out, "err already cut\n");
 		else
 			fprintf(out, "ok {}\n");
+	} else if (strcmp(cmd, "copy-range") == 0) {
+		char *end = NULL;
+		unsigned long long off = got >= 2 ? strtoull(arg, &end, 10) : 0;
+		pthread_mutex_lock(&D.lock);
+		int full = D.n_copies == COPY_RANGES;
+		if (got < 3 || !end || *end || n == 0)
+			fprintf(out, "err copy-range takes a device offset and a length above zero\n");
+		else if (full)
+			fprintf(out, "err at most %d copy ranges\n", COPY_RANGES);
+		else {
+			D.copies[D.n_copies++] = (struct range){ off, n };
+			fprintf(out, "ok {}\n");
+		}
+		pthread_mutex_unlock(&D.lock);
 	} else if (strcmp(cmd, "cut") == 0) {
 		pthread_mutex_lock(&D.lock);
 		int was = D.cut;

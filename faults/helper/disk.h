@@ -10,6 +10,9 @@
 enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
 
 #define SIZE_BUCKETS 13 /* <=512, 1k, 2k ... 1M, larger */
+#define COPY_RANGES 8 /* device ranges where the server keeps page copies (its doublewrite area) */
+#define COPY_HASHES 256 /* hashes of the latest pages made durable in those ranges (two batches of 128) */
+#define STRADDLE_OFFSETS 64 /* device offsets of the first straddling page writes, kept for the rig to map */
 
 struct stats {
 	uint64_t reads, writes, flushes, bytes_written;
@@ -17,6 +20,7 @@ struct stats {
 	uint64_t page_writes;            /* writes of exactly the page size */
 	uint64_t page_writes_misaligned; /* ... not at a multiple of the page size */
 	uint64_t page_writes_straddling; /* ... crossing an atomic-unit boundary (page <= unit) */
+	uint64_t straddle_offsets[STRADDLE_OFFSETS]; /* the first of them, in arrival order */
 };
 
 struct disk {
@@ -33,6 +37,10 @@ struct disk {
 
 	enum trigger trig;
 	uint64_t trig_n;          /* pending page writes, writes, or milliseconds */
+	struct range copies[COPY_RANGES]; /* armed counts home writes: page writes outside these */
+	int n_copies;
+	uint64_t copy_hashes[COPY_HASHES]; /* a ring: content hashes of durable copies */
+	unsigned next_copy_hash;
 	uint64_t writes_since_arm;
 	uint64_t arm_generation;
 

@@ -82,6 +82,59 @@ size_t journal_pending_at_least(const struct journal *j, uint32_t len)
 	return c;
 }
 
+static int touches(const struct jentry *e, const struct range *r, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (e->off < r[k].off + r[k].len && r[k].off < e->off + e->len)
+			return 1;
+	return 0;
+}
+
+static uint64_t page_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+long journal_pending_outside(const struct journal *j, uint32_t len, const struct range *r, int n)
+{
+	long c = 0;
+	for (size_t i = j->head; i < j->n; i++) {
+		if (touches(&j->e[i], r, n))
+			return -1;
+		c += j->e[i].len >= len;
+	}
+	return c;
+}
+
+long journal_pending_copied(const struct journal *j, uint32_t page, const struct range *r, int n,
+			    int (*known)(uint64_t))
+{
+	long c = 0;
+	for (size_t i = j->head; i < j->n; i++) {
+		const struct jentry *e = &j->e[i];
+		if (touches(e, r, n))
+			return -1;
+		for (uint32_t at = 0; e->len % page == 0 && at < e->len; at += page)
+			c += known(page_hash(e->new + at, page));
+	}
+	return c;
+}
+
+void journal_hash_copies(const struct journal *j, uint32_t page, const struct range *r, int n,
+			 void (*add)(uint64_t))
+{
+	for (size_t i = j->head; i < j->n; i++) {
+		const struct jentry *e = &j->e[i];
+		if (!touches(e, r, n))
+			continue;
+		for (uint32_t at = 0; at + page <= e->len; at += page)
+			add(page_hash(e->new + at, page));
+	}
+}
+
 static int put_u64(FILE *f, uint64_t v)
 {
 	unsigned char b[8];

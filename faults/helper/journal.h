@@ -32,6 +32,16 @@ void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, un
 void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);
 size_t journal_pending_at_least(const struct journal *j, uint32_t len);
+struct range { uint64_t off, len; };
+/* Pending writes of at least len bytes outside the n ranges; -1 while any pending write touches one. */
+long journal_pending_outside(const struct journal *j, uint32_t len, const struct range *r, int n);
+/* Pages of pending writes outside the ranges whose content hash `known` accepts (a write of several
+ * pages, as buffered writeback merges them, counts each); -1 as above. */
+long journal_pending_copied(const struct journal *j, uint32_t page, const struct range *r, int n,
+			    int (*known)(uint64_t));
+/* Calls add with the hash of each page of the pending writes that touch the ranges. */
+void journal_hash_copies(const struct journal *j, uint32_t page, const struct range *r, int n,
+			 void (*add)(uint64_t));
 /* Writes the pending entries to path (format: faults/journal.ts), whole or not at all.
  * Returns 0 or -errno. */
 int journal_dump(const struct journal *j, const char *path);

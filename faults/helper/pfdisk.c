@@ -144,7 +144,11 @@ static void count_write_locked(off_t off, size_t len)
 		return;
 	s->page_writes++;
 	s->page_writes_misaligned += (uint64_t)off % D.page_size != 0;
-	s->page_writes_straddling += len <= D.unit && (uint64_t)off / D.unit != ((uint64_t)off + len - 1) / D.unit;
+	if (len > D.unit || (uint64_t)off / D.unit == ((uint64_t)off + len - 1) / D.unit)
+		return;
+	if (s->page_writes_straddling < STRADDLE_OFFSETS)
+		s->straddle_offsets[s->page_writes_straddling] = (uint64_t)off;
+	s->page_writes_straddling++;
 }
 
 static int pf_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -305,6 +309,37 @@ static int pf_write(const char *path, const char *buf, size_t len, off_t off,
 	return rc < 0 ? rc : (int)len;
 }
 
+static void add_copy_hash(uint64_t h)
+{
+	D.copy_hashes[D.next_copy_hash++ % COPY_HASHES] = h;
+}
+
+static int copy_is_durable(uint64_t h)
+{
+	for (unsigned i = 0; i < COPY_HASHES && i < D.next_copy_hash; i++)
+		if (D.copy_hashes[i] == h)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether an armed flush should cut. With copy ranges set (the doublewrite area), only home writes
+ * count: page writes outside the ranges whose content equals a copy made durable inside them, with
+ * no copy pending. The cut then lands while pages whose doublewrite copy is durable are being
+ * overwritten in place, which is what doublewrite claims to survive; pages the server writes
+ * without a copy (fresh pages the redo log rebuilds) do not count.
+ */
+static int armed_ready_locked(void)
+{
+	if (D.n_copies == 0)
+		return journal_pending_at_least(&D.journal, D.page_size) >= D.trig_n;
+	long home = journal_pending_outside(&D.journal, D.page_size, D.copies, D.n_copies);
+	if (home < 0 || (uint64_t)home < D.trig_n)
+		return 0;
+	home = journal_pending_copied(&D.journal, D.page_size, D.copies, D.n_copies, copy_is_durable);
+	return home >= 0 && (uint64_t)home >= D.trig_n;
+}
+
 /*
  * The flush barrier. Durability is modelled by the journal, not by the host: the image file's
  * host never loses power, so a host fsync would cost time and prove nothing. What matters is that
@@ -316,11 +351,12 @@ static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 	pthread_mutex_lock(&D.lock);
 	if (!D.cut) {
 		D.stats.flushes++;
-		if (D.trig == TRIG_ARMED &&
-		    journal_pending_at_least(&D.journal, D.page_size) >= D.trig_n)
+		if (D.trig == TRIG_ARMED && armed_ready_locked())
 			disk_cut_locked("armed");
 	}
 	int rc = D.cut ? disk_hold_locked() : 0;
+	if (rc == 0 && D.n_copies > 0)
+		journal_hash_copies(&D.journal, D.page_size, D.copies, D.n_copies, add_copy_hash);
 	if (rc == 0)
 		journal_flush_before(&D.journal, D.next_seq);
 	pthread_mutex_unlock(&D.lock);

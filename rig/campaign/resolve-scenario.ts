@@ -39,6 +39,8 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
   };
   const image = scenario.image ?? defaults.image;
   if (image !== undefined) settings.image = image;
+  const exercise = scenario.exercise ?? defaults.exercise;
+  if (exercise !== undefined) settings.exercise = { minShare: exercise.minShare };
   settings.expect = scenario.expect ?? defaults.expect ?? defaultExpectation(settings.server, settings.disk);
   return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null };
 }

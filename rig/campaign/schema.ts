@@ -76,6 +76,11 @@ export const loadSchema = section({
   maxSeconds: z.number().positive().max(86_400).optional(),
 });
 
+/** The share of judged cycles that must exercise the scenario's claim (rig/results/exercise-claim.ts). */
+export const exerciseSchema = section({
+  minShare: z.number().min(0).max(1, { error: 'minShare is a share of cycles, from 0 to 1 (e.g. 0.5 for half)' }),
+});
+
 /** What a scenario and the campaign's `defaults` may both set. */
 const scenarioFields = {
   cycles: count(100_000).optional(),
@@ -85,6 +90,7 @@ const scenarioFields = {
   server: serverSchema.optional(),
   disk: diskSchema.optional(),
   load: loadSchema.optional(),
+  exercise: exerciseSchema.optional(),
 };
 
 export const defaultsSchema = section(scenarioFields);

@@ -26,6 +26,7 @@ export function emptyCycleRecord(
     checkpointLsn: null,
     pagesAfter: [],
     attribution: { doublewrite: 0, redo: 0, unexplained: 0 },
+    exercised: null,
     ledger: { checked: false, acked: 0, missing: 0 },
     checkTable: { tables: 0, failed: [] },
     invariants: { checked: false, violations: [] },

@@ -43,6 +43,14 @@ export function formatCycleSummary(r: CycleRecord): string {
     const bound = run.timedOut ? `; the ${run.timedOut} bound passed` : '';
     lines.push(`  recovery server: ${ready}; ended in its ${run.endedIn} (${exit}); shutdown ${run.shutdown}${bound}`);
   }
+  if (r.exercised) {
+    const e = r.exercised;
+    lines.push(`  exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} only redo rebuilds, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut`);
+  }
+  if (r.cut?.straddled) {
+    const named = Object.entries(r.cut.straddled).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+    if (named) lines.push(`  straddling page writes by target: ${named}`);
+  }
   lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
   if (r.error) lines.push(`  error: ${r.error}`);

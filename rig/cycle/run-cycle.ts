@@ -13,6 +13,7 @@ import { cutSummary } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord } from './cycle-record.js';
 import { PhaseTimer } from './phase-timer.js';
+import { mapStraddles } from './straddle-targets.js';
 import { cutPower } from './stages/cut.js';
 import { judgeRecovery } from './stages/judge.js';
 import { loadUntilFired } from './stages/load.js';
@@ -59,6 +60,8 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const scanned = await timer.time('scanBefore', () =>
       scanCrashImage(settings, crash.path, journal, crash.plan, join(input.dir, 'recover'), cleanup),
     );
+    const stats = record.cut.stats;
+    if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);
     record.pagesTouched = scanned.pagesTouched;
     record.reconciliation = scanned.reconciliation;
     record.checkpointLsn = scanned.checkpointLsn;

@@ -8,6 +8,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import { isPageFree } from '../pages/page-allocation.js';
 import { isAllZero } from '../pages/page-format.js';
 import type { TornPage } from '../results/types.js';
 import { judgeDoublewrite } from './doublewrite-rules.js';
@@ -51,6 +52,7 @@ export function describeTornPages(
       ? { space, page: 0, firstPagesUsable: file ? firstPagesUsable(before.datadir, t.file, file.format.pageSize, invalidKeys) : false }
       : { space, page: t.page, fileOpens: !unopenable.has(t.file) };
     const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn);
+    const freedBefore = file ? isPageFree(join(before.datadir, t.file), t.page, file.format.pageSize) === true : false;
     if (t.page === 0 && !doublewrite.restorable) unopenable.add(t.file);
     described.set(t, {
       file: t.file,
@@ -66,6 +68,7 @@ export function describeTornPages(
       currentAfter: null,
       attribution: null,
       doublewrite,
+      ...(freedBefore ? { freedBefore } : {}),
     });
   }
   return torn.map((t) => described.get(t)!);

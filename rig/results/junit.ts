@@ -1,9 +1,11 @@
 /**
  * junit.xml for CI: a testsuite per scenario, a testcase per cycle, a <failure> for each cycle
  * that contradicted its expectation, an <error> for each rig error (not the database's fault),
- * and for a negative control one more testcase, "reproduced a torn page", that fails when the
- * scenario was blind.
+ * for a negative control one more testcase, "reproduced a torn page", that fails when the
+ * scenario was blind, and for a scenario with a claim to exercise (doublewrite restores, page
+ * writes in flight) one more, "exercised its claim", that fails when the scenario was vacuous.
  */
+import { describeExercise } from './exercise-claim.js';
 import { contradicts } from './expectation.js';
 import type { CampaignResults, CycleRecord, ScenarioSummary } from './types.js';
 import { escapeXml as x } from './xml-escape.js';
@@ -24,7 +26,9 @@ interface Suite { xml: string; tests: number; failures: number; errors: number; 
 
 function renderSuite(campaign: string, summary: ScenarioSummary, cycles: CycleRecord[]): Suite {
   const cases = cycles.map((c) => renderCycle(campaign, summary, c));
-  if (summary.expectation === 'torn-reproduced' && summary.cyclesRun >= summary.cyclesPlanned) cases.push(renderControl(campaign, summary));
+  const complete = summary.cyclesRun >= summary.cyclesPlanned;
+  if (summary.expectation === 'torn-reproduced' && complete) cases.push(renderControl(campaign, summary));
+  if (summary.exercise?.minShare != null && summary.exercise.of > 0 && complete) cases.push(renderExercise(campaign, summary));
   const tests = cases.length;
   const failures = cases.filter((c) => c.kind === 'failure').length;
   const errors = cases.filter((c) => c.kind === 'error').length;
@@ -65,6 +69,15 @@ function renderControl(campaign: string, summary: ScenarioSummary): Case {
   if (!summary.blind) return { kind: 'pass', xml: `${open}\n    </testcase>` };
   const message = `blind: no cycle of ${summary.name} tore a page in ${summary.cyclesRun} cycles; the rig cannot show it would see a torn page`;
   return { kind: 'failure', xml: [open, `      <failure type="blind" message="${x(message)}">${x(message)}</failure>`, '    </testcase>'].join('\n') };
+}
+
+function renderExercise(campaign: string, summary: ScenarioSummary): Case {
+  const e = summary.exercise!;
+  const open = `    <testcase classname="${x(`${campaign}.${summary.name}`)}" name="exercised its claim" time="0">`;
+  const out = `      <system-out>${x(`${describeExercise(e)}; needs ${Math.round(100 * e.minShare!)}%`)}</system-out>`;
+  if (!summary.vacuous) return { kind: 'pass', xml: [open, out, '    </testcase>'].join('\n') };
+  const message = summary.failures.find((f) => f.startsWith('vacuous:')) ?? `vacuous: ${describeExercise(e)}`;
+  return { kind: 'failure', xml: [open, `      <failure type="vacuous" message="${x(firstLine(message))}">${x(message)}</failure>`, out, '    </testcase>'].join('\n') };
 }
 
 function cycleMs(c: CycleRecord): number {

@@ -5,6 +5,7 @@
  * from a previous summary, so a merge and a resume agree with a straight run.
  */
 import { contradicts } from './expectation.js';
+import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
 
 /** What the summary needs to know about a scenario beyond its records. */
@@ -36,6 +37,9 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
   if (blind) {
     failures.push(`blind: no torn page in ${judged} cycle${judged === 1 ? '' : 's'}; this negative control never reproduced what the rig looks for, so the rig cannot show it would see one`);
   }
+  const exercise = summarizeExercise(plan.settings, records);
+  const vacuous = complete && isVacuous(exercise);
+  if (vacuous) failures.push(vacuousLine(exercise!));
   return {
     name: plan.settings.name,
     settings: plan.settings,
@@ -46,6 +50,8 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     tornCycles,
     held: failures.length === 0,
     blind,
+    exercise,
+    vacuous,
     failures,
   };
 }
@@ -56,20 +62,21 @@ export function summarizeScenarios(plans: ScenarioPlan[], cycles: CycleRecord[])
 }
 
 /**
- * fail when any cycle contradicted its expectation or a negative control was blind (a database
+ * fail when any cycle contradicted its expectation, a negative control was blind or a scenario was
+ * vacuous (a database
  * finding outranks a rig error); else rig-error when a cycle failed for the rig's reasons or a
  * finished run is missing cycles; else pass. A run still going is `running`.
  */
 export function campaignOutcome(scenarios: ScenarioSummary[], finished: boolean): Outcome {
   if (!finished) return 'running';
-  if (scenarios.some((s) => s.blind || contradictedCycles(s) > 0)) return 'fail';
+  if (scenarios.some((s) => s.blind || s.vacuous || contradictedCycles(s) > 0)) return 'fail';
   const rigTrouble = scenarios.some((s) => (s.verdictCounts['rig-error'] ?? 0) > 0 || s.cyclesRun < s.cyclesPlanned);
   return rigTrouble ? 'rig-error' : 'pass';
 }
 
-/** Cycles that contradicted the expectation: the failure lines that are neither rig errors nor blindness. */
+/** Cycles that contradicted the expectation: the failure lines that are neither rig errors, blindness nor vacuity. */
 export function contradictedCycles(summary: ScenarioSummary): number {
-  return summary.failures.length - (summary.verdictCounts['rig-error'] ?? 0) - (summary.blind ? 1 : 0);
+  return summary.failures.length - (summary.verdictCounts['rig-error'] ?? 0) - (summary.blind ? 1 : 0) - (summary.vacuous ? 1 : 0);
 }
 
 /** The exit code an outcome gives a command: 0 pass, 1 fail, 3 rig error (2 is bad input). */

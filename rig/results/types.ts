@@ -59,6 +59,8 @@ export interface ScenarioSettings {
   disk: DiskSettings;
   load: LoadSettings;
   expect: Expectation;
+  /** The share of judged cycles that must exercise the scenario's claim (rig/results/exercise-claim.ts). */
+  exercise?: { minShare: number };
 }
 
 export type Fate = 'landed' | 'dropped' | 'torn';
@@ -82,7 +84,14 @@ export interface DiskStats {
   pageWritesMisaligned: number;
   pageWritesStraddling: number; // page-size writes that crossed an atomic-unit boundary
   writesBySize: Record<string, number>; // "512", "4096", ... ">1048576"
+  straddleOffsets?: number[]; // device offsets of the first straddling page writes (the helper keeps 64)
 }
+
+/** Where a page-size write went, by the crash image's extent map (rig/cycle/straddle-targets.ts). */
+export type WriteTarget = 'tablespace' | 'redo' | 'other' | 'filesystem';
+
+/** The straddling page writes by what they wrote; `unlisted`: past the helper's list of offsets. */
+export type StraddleTargets = Record<WriteTarget | 'unlisted', number>;
 
 export interface CutSummary {
   reason: string; // armed, after-writes, at-time, manual
@@ -90,6 +99,9 @@ export interface CutSummary {
   pending: number;
   pendingPageWrites: number;
   stats: DiskStats;
+  straddled?: StraddleTargets; // set once the crash image's extent map is known
+  /** Device ranges of the doublewrite area the armed trigger looked past: it counted home writes only. */
+  copyRanges?: number;
 }
 
 export type Attribution = 'doublewrite' | 'redo' | 'unexplained';
@@ -129,6 +141,24 @@ export interface TornPage {
   doublewrite: DoublewriteEvidence;
   /** Still invalid after recovery, but the tablespace has freed the page (or dropped the file): it holds no data. */
   freedAfter?: boolean;
+  /** The crash image's extent descriptors already marked the page free: it held no data. */
+  freedBefore?: boolean;
+}
+
+/**
+ * What a cycle exercised, from the evidence (rig/results/exercised.ts): the torn pages that held
+ * data, split by what could restore them, and the page writes in flight at the cut.
+ */
+export interface Exercised {
+  /** In-use torn pages with a doublewrite copy the server's rules accept (doublewrite.restorable). */
+  tornDoublewrite: number;
+  /** In-use torn pages with no accepted copy: only the redo log can rebuild them. */
+  tornRedo: number;
+  /** Torn pages the tablespace had freed (before the cut or by the end of recovery): they hold no data. */
+  tornFreed: number;
+  /** Page-size writes pending at the cut, and those of them that crossed an atomic-unit boundary. */
+  pageWritesInFlight: number;
+  pageWritesInFlightStraddling: number;
 }
 
 /** Every page a pending write touched, by class (rig/cycle/page-truth.ts). */
@@ -216,6 +246,7 @@ export interface CycleRecord {
   checkpointLsn: number | null; // of the crash image's redo log
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
+  exercised: Exercised | null; // null until the crash image was scanned
   ledger: { checked: boolean; acked: number; missing: number; note?: string; error?: string }; // error: the server could not read it
   checkTable: { tables: number; failed: string[] };
   /** Data invariants of the load (rig/checks/invariants.ts): each broken one is a line. */
@@ -241,7 +272,17 @@ export interface ScenarioSummary {
   tornCycles: number; // cycles whose crash image held at least one torn page
   held: boolean; // every cycle met the expectation (and a negative control was not blind)
   blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
+  /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */
+  exercise?: ExerciseSummary | null;
+  vacuous?: boolean; // fewer cycles exercised the claim than the scenario's minShare
   failures: string[]; // one line each
+}
+
+export interface ExerciseSummary {
+  claim: 'doublewrite' | 'page-writes-in-flight' | 'in-use-torn';
+  cycles: number; // judged cycles that exercised the claim
+  of: number; // judged cycles (rig errors excluded)
+  minShare: number | null; // null: no share is required (a negative control has `blind`)
 }
 
 export interface Environment {

@@ -52,6 +52,8 @@ const rejected: [string, string, string][] = [
   ['cache bound smaller than the armed count needs', oneScenario("disk: {trigger: 'armed 16', cacheBound: 64k}"), 'scenarios[0].disk.cacheBound: 64k cannot hold the pending page writes'],
   ['xfs on a disk mkfs.xfs refuses', oneScenario('disk: {fs: xfs, size: 256M}'), 'scenarios[0].disk.size: 256M is below the 300M mkfs.xfs accepts; use 300M or more'],
   ['disk smaller than the redo log', oneScenario('disk: {size: 64M}\nserver: {redoSize: 96M}'), 'scenarios[0].disk.size: 64M cannot hold the 96M redo log'],
+  ['exercise share above one', oneScenario('exercise: {minShare: 50}'), 'scenarios[0].exercise.minShare: minShare is a share of cycles, from 0 to 1 (e.g. 0.5 for half)'],
+  ['exercise with an unknown key', oneScenario('exercise: {share: 0.5}'), 'scenarios[0].exercise'],
   ['docker without an image', oneScenario('runtime: docker'), 'scenarios[0].image: the docker runtime needs an image'],
   ['an image on the local runtime', oneScenario('image: mariadb:11.4'), 'scenarios[0].image: an image is used only with runtime: docker'],
   ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],

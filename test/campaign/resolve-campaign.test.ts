@@ -45,6 +45,12 @@ scenarios:
   t.equal(c.evidence.maxBytes, 2 * 2 ** 30, 'evidence cap default');
 });
 
+t.test('the share a scenario must exercise: from defaults, the scenario wins, unset when neither names one', async (t) => {
+  const c = parse('name: c\ndefaults:\n  exercise: {minShare: 0.8}\nscenarios:\n  - name: a\n  - name: b\n    exercise: {minShare: 0.25}\n');
+  t.same(c.scenarios.map((s) => s.settings.exercise), [{ minShare: 0.8 }, { minShare: 0.25 }]);
+  t.notOk('exercise' in parse('name: c\nscenarios:\n  - name: a\n').scenarios[0]!.settings);
+});
+
 t.test('the expectation follows from the settings unless the scenario names one', async (t) => {
   const cases: [string, string][] = [
     ['server: {doublewrite: on}\n    disk: {atomic: 512}', 'recovers'],

@@ -75,7 +75,11 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   t.ok(results.cyclesPerHour! > 0);
   const junit = parseXml(readFileSync(join(full, 'junit.xml'), 'utf8'));
   const cases = findAll(junit, 'testcase').map((c) => c.attributes.name);
-  t.same(cases, ['dw-on-4k-1', 'dw-off-4k-1', 'negative control reproduced a torn page'], 'a testcase per cycle, and the negative control\'s own');
+  t.same(
+    cases,
+    ['dw-on-4k-1', 'exercised its claim', 'dw-off-4k-1', 'negative control reproduced a torn page'],
+    'a testcase per cycle, the doublewrite scenario\'s claim and the negative control\'s own',
+  );
   t.match(resumed.stdout, `report: ${join(full, 'index.html')}`);
   t.ok(existsSync(join(full, 'index.html')));
   for (const c of results.cycles) {
@@ -139,4 +143,30 @@ t.test('a negative control that never tears fails the campaign as blind, said pl
   t.equal(run.exitCode, 1);
   t.match(run.stderr, /BLIND: the negative control 'aligned' never reproduced a torn page in 1 cycle,/);
   t.match(run.stdout, /aligned: torn-reproduced BLIND/);
+});
+
+t.test('a doublewrite scenario whose cut fires before any page write is vacuous: the campaign fails, said plainly', async (t) => {
+  // the cut lands on the second write after arming (a redo log or journal write, as a rule), so
+  // no page in use can tear with only a doublewrite copy to restore it: the PASS would be empty
+  const vacuousFile = join(base, 'vacuous.yml');
+  writeFileSync(
+    vacuousFile,
+    readFileSync(file, 'utf8')
+      .replace(/^name: small$/m, 'name: vacuous')
+      .replace(/scenarios:[\s\S]*$/, "scenarios:\n  - name: early-cut\n    server: {doublewrite: on}\n    disk: {atomic: 4k, trigger: 'after-writes 1'}\n    expect: recovers\n"),
+  );
+  const out = join(base, 'vacuous');
+  const run = await rig(['campaign', vacuousFile, '--out', out], env);
+  const results = readResults(out);
+  const cycle = results.cycles[0]!;
+  t.not(cycle.verdict, 'rig-error', `the cycle was judged (${cycle.reason})`);
+  t.equal(cycle.exercised?.tornDoublewrite, 0, 'no in-use page tore with only a doublewrite copy behind it');
+  t.same(results.scenarios[0]?.exercise, { claim: 'doublewrite', cycles: 0, of: 1, minShare: 0.5 });
+  t.equal(results.scenarios[0]?.vacuous, true);
+  t.equal(results.outcome, 'fail');
+  t.equal(run.exitCode, 1);
+  t.match(run.stderr, /VACUOUS: 'early-cut' passed without exercising its claim; the campaign fails\. doublewrite exercised in 0 of 1 cycle/);
+  t.match(run.stdout, /early-cut: recovers VACUOUS \(1\/1 cycles: .*doublewrite exercised in 0 of 1 cycle\)/);
+  const junit = parseXml(readFileSync(join(out, 'junit.xml'), 'utf8'));
+  t.equal(findAll(junit, 'failure').find((f) => f.attributes.type === 'vacuous')?.attributes.message?.startsWith('vacuous: doublewrite exercised in 0 of 1 cycle'), true);
 });

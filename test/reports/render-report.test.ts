@@ -43,6 +43,7 @@ t.test('the quick campaign renders with its verdict, matrix, scenarios and every
   t.match(page, /<polyline class="series" points="[\d., ]+"\/>/);
   t.match(page, /⚡ power cut at \d+\.\d\d s/);
   t.match(page, /data-copy="repro-dw-on-4k-ext4-1"/);
+  t.match(page, /<p class="sub exercised">Exercised: \d+ in-use torn pages with an accepted doublewrite copy, \d+ only redo rebuilds, \d+ freed; \d+ page writes in flight at the cut/);
 });
 
 t.test('data is escaped: markup in a log line and a table named <script> render as text', async (t) => {
@@ -74,6 +75,29 @@ t.test('a blind negative control fails the campaign and stands out above everyth
   t.ok(alarm > 0 && alarm < page.indexOf('<ul class="stats">') && alarm < page.indexOf('id="matrix"'), 'alarm sits above the stats and the matrix');
   t.match(page, /The rig was blind: negative control &quot;dw-off-4k-ext4&quot; never tore a page/);
   t.match(page, /<td class="cell cell-blind">/);
+});
+
+function withVacuousDoublewrite(results: CampaignResults): CampaignResults {
+  const copy = structuredClone(results);
+  const on = copy.scenarios.find((s) => s.settings.server.doublewrite)!;
+  const line = "vacuous: doublewrite exercised in 0 of 3 cycles (0%, below the scenario's 50%); its PASS would not show that doublewrite restores torn pages";
+  Object.assign(on, { vacuous: true, held: false, exercise: { claim: 'doublewrite', cycles: 0, of: 3, minShare: 0.5 }, failures: [line] });
+  copy.outcome = 'fail';
+  return copy;
+}
+
+t.test('a doublewrite scenario that never exercised doublewrite fails as vacuous, and says how often it did', async (t) => {
+  const results = await quickResults();
+  const page = renderReport({ results: withVacuousDoublewrite(results) });
+  t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios contradicted their expectation: dw-on-4k-ext4 is vacuous \(doublewrite exercised in 0 of 3 cycles\)/);
+  const alarm = page.indexOf('class="alarm alarm-vacuous"');
+  t.ok(alarm > 0 && alarm < page.indexOf('id="matrix"'), 'the alarm sits above the matrix');
+  t.match(page, /Vacuous: &quot;dw-on-4k-ext4&quot; did not exercise what it claims/);
+  t.match(page, /status status-vacuous">⚠ VACUOUS/);
+  t.match(page, /<td class="cell cell-vacuous">/);
+  const fine = structuredClone(results);
+  fine.scenarios[0]!.exercise = { claim: 'doublewrite', cycles: 3, of: 3, minShare: 0.5 };
+  t.match(renderReport({ results: fine }), /<td class="exercised"><span class="">doublewrite exercised in 3 of 3 cycles<\/span><div class="sub">needs 50%<\/div>/);
 });
 
 t.test('silent corruption and a page torn on a 16k-atomic disk raise alarms naming the cause', async (t) => {

@@ -117,12 +117,15 @@ t.test('the report in Chromium', async (t) => {
 
   t.test('a failing campaign puts its alarms first', async (t) => {
     const failing = join(run.dir, 'failing');
-    await writeCampaign(failing, await generateCampaign({ cycles: 21, preset: 'torn-pages', blindControl: true, silentCorruption: true, seed: 11 }));
+    await writeCampaign(failing, await generateCampaign({ cycles: 21, preset: 'torn-pages', blindControl: true, silentCorruption: true, noDoublewriteCopies: true, seed: 11 }));
     const { page, requests } = await openReport(browser, await writeReport(failing));
     t.teardown(() => page.close());
     t.match(await page.locator('#verdict').innerText(), /✗ FAIL/);
     const alarms = await page.locator('.alarm .alarm-title').allInnerTexts();
-    t.match(alarms.join('\n'), /Silent corruption in 1 cycle[\s\S]*The rig was blind/);
+    t.match(alarms.join('\n'), /Silent corruption in 1 cycle[\s\S]*The rig was blind[\s\S]*Vacuous: "dw-on-4k-ext4" did not exercise what it claims \(doublewrite exercised in 0 of \d+ cycles\)/);
+    t.match(await page.locator('[id="scenario-dw-on-4k-ext4"] td.exercised').innerText(), /doublewrite exercised in 0 of \d+ cycles\s*needs 50%/);
+    t.match(await page.locator('[id="scenario-dw-on-4k-ext4"] .status').innerText(), /FAILED/, 'a contradicted cycle outranks vacuity');
+    t.match(await page.locator('[id="scenario-dw-on-16k-xfs-bs16k"] .status').innerText(), /VACUOUS/);
     const alarmTop = (await page.locator('.alarm').first().boundingBox())!.y;
     const matrixTop = (await page.locator('#matrix').boundingBox())!.y;
     t.ok(alarmTop < matrixTop, 'alarms sit above the matrix');

@@ -41,11 +41,23 @@ t.test('junit.xml is well-formed, with a suite per scenario and a case per cycle
   const suites = findAll(root, 'testsuite');
   t.same(suites.map((s) => s.attributes.name), ['dw-on', 'dw-off-4k']);
   const [on, control] = suites;
-  t.same(findAll(on!, 'testcase').map((c) => c.attributes.name), ['dw-on-1', 'dw-on-2', 'dw-on-3']);
-  t.same([on!.attributes.tests, on!.attributes.failures, on!.attributes.errors], ['3', '1', '1']);
+  t.same(findAll(on!, 'testcase').map((c) => c.attributes.name), ['dw-on-1', 'dw-on-2', 'dw-on-3', 'exercised its claim']);
+  t.same([on!.attributes.tests, on!.attributes.failures, on!.attributes.errors], ['4', '1', '1']);
   t.equal(on!.attributes.time, '12.000', 'time from the cycle timings');
   t.equal(findAll(on!, 'property').find((p) => p.attributes.name === 'expect')!.attributes.value, 'recovers');
-  t.same([root.attributes.tests, root.attributes.failures, root.attributes.errors], ['6', '2', '1']);
+  t.same([root.attributes.tests, root.attributes.failures, root.attributes.errors], ['7', '2', '1']);
+});
+
+t.test('a scenario that did not exercise its claim gets a failing testcase, vacuous', async (t) => {
+  const r = results();
+  const on = r.scenarios[0]!;
+  const exercised = findAll(findAll(parseXml(renderJunit(r)), 'testsuite')[0]!, 'testcase').at(-1)!;
+  t.equal(findAll(exercised, 'failure').length, 0, 'doublewrite exercised in 1 of 2 judged cycles meets the default 50%');
+  t.match(findAll(exercised, 'system-out')[0]!.text, /^doublewrite exercised in 1 of 2 cycles; needs 50%/);
+  Object.assign(on, { vacuous: true, exercise: { ...on.exercise!, cycles: 0 }, failures: [...on.failures, 'vacuous: doublewrite exercised in 0 of 2 cycles (0%, below the scenario\'s 50%); why'] });
+  const failed = findAll(findAll(findAll(parseXml(renderJunit(r)), 'testsuite')[0]!, 'testcase').at(-1)!, 'failure')[0]!;
+  t.equal(failed.attributes.type, 'vacuous');
+  t.match(failed.attributes.message, /^vacuous: doublewrite exercised in 0 of 2 cycles/);
 });
 
 t.test('a contradicted expectation is a failure, a rig error an error, log text escaped', async (t) => {

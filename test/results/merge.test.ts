@@ -46,7 +46,8 @@ t.test('shards 1/3 + 2/3 + 3/3 merged equal the unsharded run', async (t) => {
   t.match(lines.at(-1), /^wrote .*results\.json, .*junit\.xml$/);
   const junit = parseXml(await readFile(join(out, 'junit.xml'), 'utf8'));
   const controls = merged.scenarios.filter((s) => s.expectation === 'torn-reproduced').length;
-  t.equal(junit.attributes.tests, String(merged.cycles.length + controls), 'a case per cycle plus one per negative control');
+  const claims = merged.scenarios.filter((s) => s.exercise?.minShare != null && s.exercise.of > 0).length;
+  t.equal(junit.attributes.tests, String(merged.cycles.length + controls + claims), 'a case per cycle plus one per negative control and per claim to exercise');
 });
 
 t.test('the renderer hook runs on the merged folder', async (t) => {

@@ -136,3 +136,42 @@ t.test('cycles per hour from wall-clock time', async (t) => {
   t.equal(cyclesPerHour(0, '2024-01-01T00:00:00Z', '2024-01-01T00:30:00Z'), null);
   t.equal(cyclesPerHour(3, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z'), null);
 });
+
+t.test('a doublewrite scenario that rarely tore a page only doublewrite restores is vacuous, said plainly', async (t) => {
+  const s = settings('dw-on', 'recovers');
+  const rs = records(s, [['restored', 7], ['no-torn', 0], ['no-torn', 0]]);
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, rs);
+  t.same(summary.exercise, { claim: 'doublewrite', cycles: 1, of: 3, minShare: 0.5 });
+  t.ok(summary.vacuous);
+  t.notOk(summary.held);
+  t.match(summary.failures.at(-1), /^vacuous: doublewrite exercised in 1 of 3 cycles \(33%, below the scenario's 50%\)/);
+  t.equal(contradictedCycles(summary), 0, 'vacuity is not a contradicted cycle');
+  t.equal(campaignOutcome([summary], true), 'fail');
+  t.notOk(summarizeScenario({ settings: s, cyclesPlanned: 4 }, rs).vacuous, 'not vacuous before its cycles have run');
+  const lenient = summarizeScenario({ settings: { ...s, exercise: { minShare: 0.3 } }, cyclesPlanned: 3 }, rs);
+  t.notOk(lenient.vacuous, 'the scenario sets its own share');
+  const redoOnly = records(s, [['restored', 4]]);
+  redoOnly[0]!.tornPagesBefore = redoOnly[0]!.tornPagesBefore.map((p) => ({ ...p, doublewrite: { ...p.doublewrite, restorable: false } }));
+  t.ok(summarizeScenario({ settings: s, cyclesPlanned: 1 }, redoOnly).vacuous, 'pages only redo rebuilds do not exercise doublewrite');
+  const freed = records(s, [['restored', 4]]);
+  freed[0]!.tornPagesBefore = freed[0]!.tornPagesBefore.map((p) => ({ ...p, freedAfter: true }));
+  t.ok(summarizeScenario({ settings: s, cyclesPlanned: 1 }, freed).vacuous, 'freed pages hold no data to restore');
+  const off = settings('dw-off-recovers', 'recovers');
+  const noClaim = summarizeScenario({ settings: { ...off, server: { ...off.server, doublewrite: false } }, cyclesPlanned: 1 }, records(off, [['no-torn', 0]]));
+  t.equal(noClaim.exercise, null, 'recovers without doublewrite claims nothing about doublewrite');
+});
+
+t.test('a never-torn scenario whose cuts had no page write in flight is vacuous; rig errors count for nothing', async (t) => {
+  const s = settings('dw-off-16k', 'never-torn');
+  const rs = records(s, [['no-torn', 0], ['no-torn', 0], ['rig-error', 0]]);
+  for (const r of rs) r.pendingWrites = [{ seq: 1, offset: 0, length: 4096, fate: 'dropped', units: 1, unitsLanded: [] }];
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, rs);
+  t.same(summary.exercise, { claim: 'page-writes-in-flight', cycles: 0, of: 2, minShare: 0.5 });
+  t.ok(summary.vacuous);
+  t.match(summary.failures.at(-1), /^vacuous: page writes in flight at the cut in 0 of 2 cycles/);
+  t.equal(campaignOutcome([summary], true), 'fail');
+  const control = settings('control', 'torn-reproduced');
+  const c = summarizeScenario({ settings: control, cyclesPlanned: 2 }, records(control, [['detected', 5], ['no-torn', 0]]));
+  t.same(c.exercise, { claim: 'in-use-torn', cycles: 1, of: 2, minShare: null });
+  t.notOk(c.vacuous, 'a negative control is judged by blindness, not by a share');
+});

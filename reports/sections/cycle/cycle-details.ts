@@ -1,4 +1,5 @@
 /** One crash cycle as an expandable, linkable block: #cycle-<id> opens it. */
+import { exercisedOf } from '../../../rig/results/exercise-claim.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { EXPECTATION_TEXT } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
@@ -34,6 +35,13 @@ export function cycleSummaryLine(cycle: CycleRecord): Html {
 <span class="cycle-id">${cycle.id}</span> ${verdictChip(cycle.verdict)} <span class="torn-count">${torn} torn</span> <span class="reason">${cycle.reason}</span></summary>`;
 }
 
+/** What the cycle exercised, from its evidence (records saved before it existed are recounted). */
+function exercisedLine(cycle: CycleRecord): Html | null {
+  if (cycle.verdict === 'rig-error' && !cycle.exercised) return null;
+  const e = exercisedOf(cycle);
+  return html`<p class="sub exercised">Exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} only redo rebuilds, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut (${e.pageWritesInFlightStraddling} straddling a unit).</p>`;
+}
+
 export function cycleDetails(cycle: CycleRecord, log: LogSource | null): Html {
   const id = anchorId('cycle', cycle.id);
   const css = { held: 'cycle-held', contradicted: 'cycle-failed', rig: 'cycle-rig' }[markOf(cycle)];
@@ -45,6 +53,7 @@ ${cycleSummaryLine(cycle)}
 ${cycle.error ? html`<p class="bad mono">${cycle.error}</p>` : null}
 <p class="sub">Scenario <a href="#${anchorId('scenario', cycle.scenario)}">${cycle.scenario}</a>, cycle ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
 ${straddleCause(cycle)}
+${exercisedLine(cycle)}
 <h4>Reproduce this crash image</h4>${reproBlock(cycle)}</div>
 <div class="parts">
 ${part('Torn pages', tornPagesBlock(cycle), true)}

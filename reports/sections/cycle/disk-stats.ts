@@ -5,6 +5,7 @@
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { formatBytes, formatCount, formatPercent } from '../../format.js';
 import { html, type Html } from '../../html.js';
+import { describeStraddleTargets, straddleIsBad, tallyStraddles } from '../../straddles.js';
 
 export function straddleCause(cycle: CycleRecord): Html | null {
   const { disk, server } = cycle.settings;
@@ -17,6 +18,13 @@ export function straddleCause(cycle: CycleRecord): Html | null {
   return html`<p class="cause"><b>Cause:</b> ${formatCount(stats.pageWritesStraddling)} of ${formatCount(stats.pageWrites)} page writes (${formatPercent(stats.pageWritesStraddling, stats.pageWrites)}) straddled a ${unit} atomic-unit boundary: the ${disk.fs} filesystem placed those pages off ${unit} alignment on the device, so each spanned two atomic units and could tear. An aligned layout (ext4 bigalloc 16k, xfs su=16k or 16k blocks) prevents this.</p>`;
 }
 
+function straddlingValue(cycle: CycleRecord): Html {
+  const tally = tallyStraddles([cycle]);
+  const bad = straddleIsBad(tally) && cycle.settings.disk.atomicUnit >= cycle.settings.server.pageSize;
+  const named = describeStraddleTargets(tally);
+  return html`<dd class="${bad ? 'bad' : ''}">${formatCount(tally.total)}${named ? ` (${named})` : ''}</dd>`;
+}
+
 export function diskStatsBlock(cycle: CycleRecord): Html {
   const stats = cycle.cut?.stats;
   if (!stats) return html`<p class="muted">No disk counters (the cut never fired).</p>`;
@@ -26,7 +34,7 @@ export function diskStatsBlock(cycle: CycleRecord): Html {
 <dt>flushes</dt><dd>${formatCount(stats.flushes)}</dd>
 <dt>page-size writes</dt><dd>${formatCount(stats.pageWrites)}</dd>
 <dt>misaligned to the page</dt><dd>${formatCount(stats.pageWritesMisaligned)}</dd>
-<dt>straddling a ${formatBytes(cycle.settings.disk.atomicUnit)} unit</dt><dd class="${stats.pageWritesStraddling > 0 && cycle.settings.disk.atomicUnit >= cycle.settings.server.pageSize ? 'bad' : ''}">${formatCount(stats.pageWritesStraddling)}</dd>
+<dt>straddling a ${formatBytes(cycle.settings.disk.atomicUnit)} unit</dt>${straddlingValue(cycle)}
 <dt>writes by size</dt><dd>${sizes.map(([size, n]) => html`<span class="size">${/^\d+$/.test(size) ? formatBytes(Number(size)) : size}: ${formatCount(n)}</span> `)}</dd>
 </dl>`;
 }

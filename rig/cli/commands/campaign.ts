@@ -1,8 +1,9 @@
 /**
  * `rig campaign FILE`: runs every cycle of a campaign file (or one shard of them), with progress,
  * DIR/results.json rewritten after every cycle, then junit.xml and the HTML report. Exit 0 when
- * every expectation held, 1 when one did not (or a negative control was blind), 2 on bad input
- * (before anything is created), 3 when the rig itself failed. `--resume` continues an
+ * every expectation held, 1 when one did not (or a negative control was blind, or a scenario was
+ * vacuous: it did not exercise its claim), 2 on bad input (before anything is created), 3 when
+ * the rig itself failed. `--resume` continues an
  * interrupted run in the same DIR without redoing its finished cycles.
  */
 import type { Command } from 'commander';
@@ -125,6 +126,10 @@ function printEnd(results: CampaignResults, report: string | null): void {
       `rig: BLIND: the negative control '${s.name}' never reproduced a torn page in ${s.cyclesRun} cycle${s.cyclesRun === 1 ? '' : 's'}, ` +
         'so this run cannot show the rig would see one; the campaign fails. Check the trigger and the atomic unit.\n',
     );
+  }
+  for (const s of results.scenarios.filter((x) => x.vacuous)) {
+    const line = s.failures.find((f) => f.startsWith('vacuous:')) ?? 'vacuous';
+    process.stderr.write(`rig: VACUOUS: '${s.name}' passed without exercising its claim; the campaign fails. ${line.replace(/^vacuous: /, '')}\n`);
   }
 }
 

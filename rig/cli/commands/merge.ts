@@ -5,6 +5,7 @@
  * not, 3 the rig failed.
  */
 import type { Command } from 'commander';
+import { describeExercise } from '../../results/exercise-claim.js';
 import { mergeResults } from '../../results/merge.js';
 import { readResults } from '../../results/read-results.js';
 import { contradictedCycles, outcomeExitCode } from '../../results/summarize.js';
@@ -32,8 +33,9 @@ export async function runMerge(out: string, dirs: string[], context: MergeContex
 export function summaryLines(results: CampaignResults): string[] {
   const lines = results.scenarios.map((s) => {
     const counts = Object.entries(s.verdictCounts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
-    const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.held ? 'held' : 'rig error';
-    return `${s.name}: ${s.expectation} ${state} (${s.cyclesRun}/${s.cyclesPlanned} cycles: ${counts || 'none'}; torn in ${s.tornCycles})`;
+    const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.vacuous ? 'VACUOUS' : s.held ? 'held' : 'rig error';
+    const exercised = s.exercise ? `; ${describeExercise(s.exercise)}` : '';
+    return `${s.name}: ${s.expectation} ${state} (${s.cyclesRun}/${s.cyclesPlanned} cycles: ${counts || 'none'}; torn in ${s.tornCycles}${exercised})`;
   });
   return [...lines, `${results.campaign}: ${results.outcome} (${results.cycles.length} cycles merged)`];
 }

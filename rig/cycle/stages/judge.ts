@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyErrorLog, excerptErrorLog, summarizeLog } from '../../logs/index.js';
+import { describeExercised } from '../../results/exercised.js';
 import type { CycleRecord } from '../../results/types.js';
 import { judgeCycle } from '../judge.js';
 import { describeMismatch } from '../reconcile.js';
@@ -25,6 +26,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
   record.tornPagesBefore = after?.torn ?? scanned.torn;
   record.pagesAfter = after?.pagesAfter ?? [];
   for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
+  record.exercised = describeExercised(record.tornPagesBefore, record.pendingWrites, record.settings.server.pageSize, record.settings.disk.atomicUnit);
   const { verdict, reason } = judgeCycle({
     torn: record.tornPagesBefore,
     run: recovery.run,

@@ -7,11 +7,14 @@ import { rigFailure } from '../../errors.js';
 import { startLoad, type LoadHandle } from '../../load/index.js';
 import type { ScenarioSettings } from '../../results/types.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
+import { doublewriteDeviceRanges } from '../../pages/doublewrite-device-ranges.js';
 import type { CleanupStack } from '../cleanup-stack.js';
+import { datadirOn } from '../server-dirs.js';
 import type { LiveServer } from './prepare.js';
 
 const WARM_UP_COMMITS = 250; // per connection
 const WARM_UP_MAX_MS = 8000;
+const MAX_COPY_RANGES = 8; // faults/helper/disk.h COPY_RANGES; the doublewrite area is 1-2 extents
 
 export interface Fired {
   status: HelperStatus;
@@ -37,6 +40,7 @@ export async function loadUntilFired(
   });
   cleanup.push('load', () => load.stop());
   await warmUp(load, settings.load.connections);
+  await aimAtHomeWrites(live, settings);
   await live.disk.arm(settings.disk.trigger);
   const ended = load.result().then((r) => ({ ended: r }));
   const fired = live.disk.waitCut(settings.load.maxSeconds * 1000).then((s) => ({ status: s }));
@@ -48,6 +52,19 @@ export async function loadUntilFired(
     throw rigFailure(`the cut never came: ${why}; lower the trigger threshold or raise load.maxSeconds`);
   }
   return { status, atMs: Date.now() - started, load };
+}
+
+/**
+ * With doublewrite on, an armed cut aims at home writes whose copies are durable: the disk learns
+ * the doublewrite area's device ranges, counts only page writes outside them, and does not fire
+ * while a copy is still in flight. Otherwise the first batch of 16 pending page writes is often
+ * fresh and undo pages, which the server writes without doublewrite (redo rebuilds them), with the
+ * next batch's copies still in flight: a cut there never tests doublewrite (the exercise count).
+ */
+async function aimAtHomeWrites(live: LiveServer, settings: ScenarioSettings): Promise<void> {
+  if (!settings.server.doublewrite || settings.disk.trigger.kind !== 'armed' || settings.disk.fs === 'none') return;
+  const ranges = await doublewriteDeviceRanges(datadirOn(live.disk.target), settings.server.pageSize);
+  for (const r of ranges.slice(0, MAX_COPY_RANGES)) await live.disk.addCopyRange(r.offset, r.length);
 }
 
 /**

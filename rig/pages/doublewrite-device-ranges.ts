@@ -1,0 +1,67 @@
+/**
+ * Where the server keeps its doublewrite copies on the device: the two blocks of the doublewrite
+ * area inside ibdata1 (TRX_SYS page 5 names them; rig/pages/doublewrite-area.ts), and MySQL
+ * 8.0.20+'s `#ib_<pagesize>_<n>.dblwr` files whole, through FIEMAP. The disk's armed trigger uses
+ * them to tell home writes from copies (faults/helper: copy-range).
+ */
+import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TRX_SYS_PAGE_NO, readDoublewriteArea } from './doublewrite-area.js';
+import { readExtents, type FileExtent } from './filefrag.js';
+
+export interface DeviceRange {
+  offset: number;
+  length: number;
+}
+
+function readPage(path: string, page: number, pageSize: number): Buffer | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(pageSize);
+    return readSync(fd, buf, 0, pageSize, page * pageSize) === pageSize ? buf : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** The device ranges of a file's bytes [from, to). */
+export function deviceRangesOf(extents: readonly FileExtent[], from: number, to: number): DeviceRange[] {
+  const out: DeviceRange[] = [];
+  for (const e of extents) {
+    const start = Math.max(from, e.logical);
+    const end = Math.min(to, e.logical + e.length);
+    if (start < end) out.push({ offset: e.physical + (start - e.logical), length: end - start });
+  }
+  return out;
+}
+
+export async function doublewriteDeviceRanges(datadir: string, pageSize: number): Promise<DeviceRange[]> {
+  const ibdata1 = join(datadir, 'ibdata1');
+  const dblwr = readdirSync(datadir).filter((f) => /^#ib_\d+_\d+\.dblwr$/.test(f)).map((f) => join(datadir, f));
+  const trxSys = readPage(ibdata1, TRX_SYS_PAGE_NO, pageSize);
+  const area = trxSys ? readDoublewriteArea(trxSys) : null;
+  const paths = [...(area ? [ibdata1] : []), ...dblwr];
+  if (paths.length === 0) return [];
+  const extents = await readExtents(paths);
+  const ranges = dblwr.flatMap((p) => deviceRangesOf(extents.get(p) ?? [], 0, Number.MAX_SAFE_INTEGER));
+  if (area) {
+    for (const first of area.blocks) {
+      ranges.unshift(...deviceRangesOf(extents.get(ibdata1) ?? [], first * pageSize, (first + area.blockPages) * pageSize));
+    }
+  }
+  return mergeAdjacent(ranges);
+}
+
+function mergeAdjacent(ranges: DeviceRange[]): DeviceRange[] {
+  const sorted = [...ranges].sort((a, b) => a.offset - b.offset);
+  const out: DeviceRange[] = [];
+  for (const r of sorted) {
+    const last = out.at(-1);
+    if (last && last.offset + last.length >= r.offset) last.length = Math.max(last.length, r.offset + r.length - last.offset);
+    else out.push({ ...r });
+  }
+  return out;
+}
