@@ -1,8 +1,9 @@
 /**
- * What the server does after it started is the server's finding: real crash cycles (the real
- * mariadbd on the real power-fail disk) whose recovery server is killed, crashed or frozen after it
- * answered, or crashed during its clean shutdown. Each must contradict `recovers` with a verdict
- * naming the failure, never pass and never be filed as a rig error.
+ * What the server does after it started is the server's finding: one real crash cycle (the real
+ * mariadbd on the real power-fail disk) that recovers cleanly, then its crash image judged again
+ * with the recovery server killed, crashed or frozen after it answered, or crashed during its clean
+ * shutdown. The image is the same bytes each time, so the fault is the only difference; each must
+ * contradict `recovers` with a verdict naming the failure, never pass and never be a rig error.
  */
 import t, { type Test } from 'tap';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import type { RecoveryBounds } from '../../rig/cycle/stages/recover.js';
 import { FaultyRuntime, type Fault } from '../fixtures/faulty-runtime.js';
+import { rejudge } from '../fixtures/rejudge.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-server-failures-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -29,22 +31,37 @@ const settings: ScenarioSettings = {
   expect: 'recovers',
 };
 
-async function cycle(name: string, fault: Fault | null, bounds: Partial<RecoveryBounds> = {}) {
-  const { server, version } = await local.describe();
-  const dir = join(work, name);
-  const recoverDir = join(dir, 'recover') + '/';
-  const runtime = fault ? new FaultyRuntime(local, fault, (spec) => spec.datadir.startsWith(recoverDir)) : local;
+/** A cycle that recovered cleanly without any fault: the crash image every case judges again. */
+let base: Promise<{ dir: string; record: CycleRecord }> | null = null;
+function baseCycle(): Promise<{ dir: string; record: CycleRecord }> {
+  base ??= (async () => {
+    const { server, version } = await local.describe();
+    for (const seed of [5, 6, 7, 8]) {
+      const dir = join(work, `base-${seed}`);
+      const record = await runCycle({
+        id: `base-${seed}`, settings, cycle: 1, seed, expectation: 'recovers', dir,
+        cacheRoot: join(work, 'cache'), runtime: local, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
+      });
+      t.comment(`base-${seed}: ${record.verdict}; ${record.reason}`);
+      if (['restored', 'no-torn'].includes(record.verdict)) return { dir, record };
+    }
+    throw new Error('no base cycle recovered cleanly in 4 seeds');
+  })();
+  return base;
+}
+
+async function cycle(name: string, fault: Fault, bounds: Partial<RecoveryBounds> = {}) {
+  const out = join(work, name);
+  const runtime = new FaultyRuntime(local, fault, (spec) => spec.datadir.startsWith(join(out, 'recover') + '/'));
   const started = Date.now();
-  const record = await runCycle({
-    id: name, settings, cycle: 1, seed: 5, expectation: 'recovers', dir,
-    cacheRoot: join(work, 'cache'), runtime, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
-    recoveryBounds: bounds,
-  });
-  const report = runtime instanceof FaultyRuntime ? runtime.reports : [];
+  const { record, teardownProblems } = await rejudge((await baseCycle()).dir, out, settings, runtime, {}, bounds);
+  const elapsedMs = Date.now() - started;
+  const report = runtime.reports;
   const r = record.recovery;
-  t.comment(`${name}: ${record.verdict} in ${Date.now() - started} ms (recover ${record.timings.recover} ms); fault ${JSON.stringify(report)}; ` +
+  t.comment(`${name}: ${record.verdict} in ${elapsedMs} ms; fault ${JSON.stringify(report)}; ` +
     `ready ${r?.readyMs} ms, ended in ${r?.endedIn}, exit ${JSON.stringify(r?.exit)}, timed out ${r?.timedOut}, shutdown ${r?.shutdown}; ${record.reason}`);
-  return { record, report };
+  t.same(teardownProblems, [], `${name}: torn down cleanly`);
+  return { record, report, elapsedMs };
 }
 
 function isFinding(t: Test, record: CycleRecord): void {
@@ -54,14 +71,12 @@ function isFinding(t: Test, record: CycleRecord): void {
 }
 
 t.test('without a fault the recovery server ends with a clean shutdown, on the record', async (t) => {
-  const { record } = await cycle('control', null);
-  // The data may still hold a finding of its own (MariaDB does not always restore a torn page):
-  // what must not appear without a fault is a failure of the server process.
-  t.notOk(['crashed', 'hung', 'shutdown-crash', 'rig-error'].includes(record.verdict), `${record.verdict}: ${record.reason}`);
+  const { dir, record } = await baseCycle();
+  t.ok(['restored', 'no-torn'].includes(record.verdict), `${record.verdict}: ${record.reason}`);
   t.equal(record.recovery?.shutdown, 'clean');
   t.same(record.recovery?.exit, { exitCode: 0, signal: null });
   t.ok((record.recovery?.readyMs ?? 0) > 0, 'the time to ready is recorded');
-  t.match(readFileSync(join(work, 'control', 'error.log'), 'utf8'), /Shutdown complete/, 'the saved log includes the end of the shutdown');
+  t.match(readFileSync(join(dir, 'error.log'), 'utf8'), /Shutdown complete/, 'the saved log includes the end of the shutdown');
 });
 
 for (const signal of ['SIGKILL', 'SIGSEGV'] as const) {
@@ -79,11 +94,11 @@ for (const signal of ['SIGKILL', 'SIGSEGV'] as const) {
 }
 
 t.test('a server that stops answering after it answered hung, within the check bound', async (t) => {
-  const { record } = await cycle('frozen', { when: 'after-ready', signal: 'SIGSTOP', delayMs: 0 }, { checksMs: 3000 });
+  const { record, elapsedMs } = await cycle('frozen', { when: 'after-ready', signal: 'SIGSTOP', delayMs: 0 }, { checksMs: 3000 });
   t.equal(record.verdict, 'hung', record.reason);
   t.equal(record.recovery?.timedOut, 'checks');
   t.equal(record.recovery?.bounds.checksMs, 3000);
-  t.ok((record.timings.recover ?? Infinity) < 30_000, `recovery ended soon after the bound (${record.timings.recover} ms)`);
+  t.ok(elapsedMs < 30_000, `recovery ended soon after the bound (${elapsedMs} ms with both scans)`);
   isFinding(t, record);
 });
 
