@@ -6,7 +6,9 @@
  *   use to recovery; MDEV-32968, MDEV-34830), so a copy the dataset's preparation left behind,
  *   or one overtaken by a checkpoint the unflushed home write never reached, restores nothing;
  * - page 0 takes its own path: it is found only through pages 1-3 of the file, which must be valid
- *   and not all zeros (MDEV-32968, fixed in 10.11.7);
+ *   and not all zeros (MDEV-32968, fixed in 10.11.7). MariaDB 10.11.19 was also seen to restore no
+ *   page 0 at all during crash recovery ("The first page of file ... is corrupted") where this rule
+ *   holds: the evidence then says restorable and the page stays invalid, a finding to settle;
  * - a file whose page 0 is torn and cannot be restored is not opened ("The first page of file ...
  *   is corrupted"), so none of its pages is restored either;
  * - of several accepted copies, the newest wins.
