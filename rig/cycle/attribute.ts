@@ -8,25 +8,12 @@
  * reach stays unknown (validAfter null), never valid by default; a page past the end of a file
  * that recovery shrank, or that its tablespace has freed, holds no data (freedAfter).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatadirScan } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
+import { readPageSync } from '../pages/read-page.js';
 import { isAllZero, readLsn } from '../pages/page-format.js';
 import type { Attribution, TornPage } from '../results/types.js';
-
-function readPageAfter(datadir: string, file: string, page: number, pageSize: number): Buffer | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(join(datadir, file), 'r');
-    const buf = Buffer.alloc(pageSize);
-    return readSync(fd, buf, 0, pageSize, page * pageSize) === pageSize ? buf : null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
 
 function attribute(p: TornPage, lsnAfter: number | null): Attribution {
   if (p.newestLsn === null || lsnAfter === null) return 'unexplained';
@@ -41,7 +28,7 @@ export function attributeAfterRecovery(pages: readonly TornPage[], after: Datadi
     const pageSize = file.format.pageSize;
     if (p.page >= file.pages) return { ...p, validAfter: null, freedAfter: true }; // the file shrank past it
     const validAfter = !invalid.has(`${p.file}#${p.page}`);
-    const bytes = readPageAfter(datadir, p.file, p.page, pageSize);
+    const bytes = readPageSync(join(datadir, p.file), p.page, pageSize);
     const lsnAfter = bytes && !isAllZero(bytes) ? readLsn(bytes) : null;
     const freed = isPageFree(join(datadir, p.file), p.page, pageSize) === true;
     const currentAfter = validAfter && lsnAfter !== null && p.newestLsn !== null ? lsnAfter >= p.newestLsn : null;

@@ -4,27 +4,15 @@
  * 8.0.20+'s `#ib_<pagesize>_<n>.dblwr` files whole, through FIEMAP. The disk's armed trigger uses
  * them to tell home writes from copies (faults/helper: copy-range).
  */
-import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRX_SYS_PAGE_NO, readDoublewriteArea } from './doublewrite-area.js';
 import { readExtents, type FileExtent } from './filefrag.js';
+import { readPageSync } from './read-page.js';
 
 export interface DeviceRange {
   offset: number;
   length: number;
-}
-
-function readPage(path: string, page: number, pageSize: number): Buffer | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, 'r');
-    const buf = Buffer.alloc(pageSize);
-    return readSync(fd, buf, 0, pageSize, page * pageSize) === pageSize ? buf : null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
 }
 
 /** The device ranges of a file's bytes [from, to). */
@@ -41,7 +29,7 @@ export function deviceRangesOf(extents: readonly FileExtent[], from: number, to:
 export async function doublewriteDeviceRanges(datadir: string, pageSize: number): Promise<DeviceRange[]> {
   const ibdata1 = join(datadir, 'ibdata1');
   const dblwr = readdirSync(datadir).filter((f) => /^#ib_\d+_\d+\.dblwr$/.test(f)).map((f) => join(datadir, f));
-  const trxSys = readPage(ibdata1, TRX_SYS_PAGE_NO, pageSize);
+  const trxSys = readPageSync(ibdata1, TRX_SYS_PAGE_NO, pageSize);
   const area = trxSys ? readDoublewriteArea(trxSys) : null;
   const paths = [...(area ? [ibdata1] : []), ...dblwr];
   if (paths.length === 0) return [];
