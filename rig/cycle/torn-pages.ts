@@ -5,11 +5,11 @@
  * of its file as the crash image holds them, so this runs before recovery changes anything; and a
  * file whose page 0 cannot be restored loses every other page too, so page 0 is judged first.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
 import { isAllZero } from '../pages/page-format.js';
+import { readPageSync } from '../pages/read-page.js';
 import type { TornPage } from '../results/types.js';
 import { judgeDoublewrite } from './doublewrite-rules.js';
 import type { PageTruth } from './page-truth.js';
@@ -19,17 +19,10 @@ const key = (file: string, page: number): string => `${file}#${page}`;
 /** Whether pages 1-3 of the file are valid (not in the scan's invalid list) and not all zeros. */
 function firstPagesUsable(datadir: string, file: string, pageSize: number, invalid: ReadonlySet<string>): boolean {
   if ([1, 2, 3].some((n) => invalid.has(key(file, n)))) return false;
-  let fd: number | null = null;
-  try {
-    fd = openSync(join(datadir, file), 'r');
-    const buf = Buffer.alloc(3 * pageSize);
-    if (readSync(fd, buf, 0, buf.length, pageSize) !== buf.length) return false;
-    return [0, 1, 2].every((i) => !isAllZero(buf, i * pageSize, (i + 1) * pageSize));
-  } catch {
-    return false;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
+  return [1, 2, 3].every((n) => {
+    const page = readPageSync(join(datadir, file), n, pageSize);
+    return page !== null && !isAllZero(page);
+  });
 }
 
 export function describeTornPages(

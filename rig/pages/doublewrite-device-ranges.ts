@@ -4,11 +4,10 @@
  * 8.0.20+'s `#ib_<pagesize>_<n>.dblwr` files whole, through FIEMAP. The disk's armed trigger uses
  * them to tell home writes from copies (faults/helper: copy-range).
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TRX_SYS_PAGE_NO, readDoublewriteArea } from './doublewrite-area.js';
 import { readExtents, type FileExtent } from './filefrag.js';
-import { readPageSync } from './read-page.js';
+import { readSystemDoublewriteArea } from './system-tablespace.js';
 
 export interface DeviceRange {
   offset: number;
@@ -29,8 +28,7 @@ export function deviceRangesOf(extents: readonly FileExtent[], from: number, to:
 export async function doublewriteDeviceRanges(datadir: string, pageSize: number): Promise<DeviceRange[]> {
   const ibdata1 = join(datadir, 'ibdata1');
   const dblwr = readdirSync(datadir).filter((f) => /^#ib_\d+_\d+\.dblwr$/.test(f)).map((f) => join(datadir, f));
-  const trxSys = readPageSync(ibdata1, TRX_SYS_PAGE_NO, pageSize);
-  const area = trxSys ? readDoublewriteArea(trxSys) : null;
+  const area = existsSync(ibdata1) ? await readSystemDoublewriteArea(ibdata1) : null;
   const paths = [...(area ? [ibdata1] : []), ...dblwr];
   if (paths.length === 0) return [];
   const extents = await readExtents(paths);

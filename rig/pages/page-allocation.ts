@@ -5,10 +5,10 @@
  * Layout (fsp0fsp.h): FSP header at 38 (112 bytes; FSP_FREE_LIMIT at +12), then XDES entries of
  * 24 + pages_per_extent/4 bytes: state (u32) at +20, then two bits per page, the first = free.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { extentPages } from './doublewrite-area.js';
 import { readSpaceHeader } from './fsp-flags.js';
 import { FIL_PAGE_DATA, readU32 } from './page-format.js';
+import { readPageSync } from './read-page.js';
 import { verifyPage } from './verify-page.js';
 
 const XDES_ARR_OFFSET = FIL_PAGE_DATA + 112;
@@ -36,21 +36,12 @@ export function pageFreeIn(descriptorPage: Uint8Array, page: number, pageSize: n
  */
 export function isPageFree(path: string, page: number, pageSize: number): boolean | null {
   const descriptor = Math.floor(page / pageSize) * pageSize;
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, 'r');
-    const head = Buffer.alloc(pageSize);
-    if (readSync(fd, head, 0, pageSize, 0) !== pageSize) return null;
-    const format = readSpaceHeader(head).format;
-    if (!format || format.pageSize !== pageSize || format.zipSize) return null;
-    const buf = descriptor === 0 ? head : Buffer.alloc(pageSize);
-    if (descriptor !== 0 && readSync(fd, buf, 0, pageSize, descriptor * pageSize) !== pageSize) return null;
-    const verdict = verifyPage(buf, { format, pageNo: descriptor, spaceId: null });
-    if (!verdict.valid || verdict.zero) return null;
-    return pageFreeIn(buf, page, pageSize, descriptor === 0);
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
+  const head = readPageSync(path, 0, pageSize);
+  const format = head ? readSpaceHeader(head).format : null;
+  if (!head || !format || format.pageSize !== pageSize || format.zipSize) return null;
+  const buf = descriptor === 0 ? head : readPageSync(path, descriptor, pageSize);
+  if (!buf) return null;
+  const verdict = verifyPage(buf, { format, pageNo: descriptor, spaceId: null });
+  if (!verdict.valid || verdict.zero) return null;
+  return pageFreeIn(buf, page, pageSize, descriptor === 0);
 }
