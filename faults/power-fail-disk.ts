@@ -81,6 +81,11 @@ export class PowerFailDisk {
     await sendCommand(this.record.controlSocket, `copy-range ${offset} ${length}`);
   }
 
+  /** Forgets the copy ranges: an armed trigger counts every page-size write again. */
+  async clearCopyRanges(): Promise<void> {
+    await sendCommand(this.record.controlSocket, 'copy-range none');
+  }
+
   /** Cuts now. Like every cut reply, a rig failure if the journal dump at the cut failed. */
   cut(): Promise<HelperStatus> {
     return sendCommand<HelperStatus>(this.record.controlSocket, 'cut', this.cutReplyTimeoutMs());

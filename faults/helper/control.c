@@ -9,6 +9,7 @@
  *   copy-range OFF LEN      a device range holding page copies (the doublewrite area): armed then
  *                           counts only home writes (outside the ranges, equal to a copy made
  *                           durable in them), and waits while a write into one is pending
+ *   copy-range none         forget the ranges: armed counts every page-size write again
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
  *   release                 after a cut: fail held and later requests with EIO
@@ -127,6 +128,11 @@ static void handle(FILE *out, char *line)
 			fprintf(out, "err already cut\n");
 		else
 			fprintf(out, "ok {}\n");
+	} else if (strcmp(cmd, "copy-range") == 0 && got == 2 && strcmp(arg, "none") == 0) {
+		pthread_mutex_lock(&D.lock);
+		D.n_copies = 0;
+		pthread_mutex_unlock(&D.lock);
+		fprintf(out, "ok {}\n");
 	} else if (strcmp(cmd, "copy-range") == 0) {
 		char *end = NULL;
 		unsigned long long off = got >= 2 ? strtoull(arg, &end, 10) : 0;

@@ -38,3 +38,20 @@ t.test('armed counts home writes whose copy is durable, and nothing else', async
   const journal = readJournal(join(dir, 'journal.bin'));
   t.same(journal.map((e) => [e.offset, e.new[0]]), [[2 * MiB, 0xaa], [2 * MiB + PAGE, 0xbb]], 'it fired at the flush of the home writes, not before');
 });
+
+t.test('once the copy ranges are forgotten, armed counts every page write again', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, trigger: null });
+  t.teardown(() => disk.down());
+  await disk.addCopyRange(0, 4 * PAGE);
+  await disk.clearCopyRanges();
+  t.equal((await disk.status()).copyRanges, 0, 'no copy range left');
+  await disk.arm({ kind: 'armed', pendingPageWrites: 2 });
+  const writer = execa('xfs_io', ['-d', ...write(0xcc, MiB), ...write(0xdd, MiB + PAGE), ...flush, disk.target], { reject: false });
+  const status = await disk.waitCut(30_000);
+  t.ok(status, 'two page writes with no copy behind them fired the cut');
+  await disk.down();
+  await writer;
+  t.same(readJournal(join(dir, 'journal.bin')).map((e) => e.offset), [MiB, MiB + PAGE]);
+});
