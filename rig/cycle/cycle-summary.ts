@@ -32,6 +32,13 @@ export function formatCycleSummary(r: CycleRecord): string {
     lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${after}`);
   }
   if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);
+  for (const p of r.tornPagesBefore) {
+    if (!p.page0 || p.page0.path === 'system') continue;
+    const first = p.page0.firstPages.map((f) => `${f.page} ${f.state}`).join(', ');
+    lines.push(`  page 0 of ${p.file}: copy looked up by ${p.page0.path} (header space id ${p.page0.headerSpaceId ?? 'unusable'}; pages ${first}); ${p.doublewrite.why}`);
+    for (const line of p.page0.serverLog.slice(0, 4)) lines.push(`    server: ${line}`);
+    if (p.page0.finding) lines.push(`    FINDING: ${p.page0.finding}`);
+  }
   lines.push(
     `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; ` +
       `invariants broken: ${r.invariants.checked ? r.invariants.violations.length : 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`,

@@ -5,22 +5,25 @@
  * - a copy older than the checkpoint LSN is ignored (pages written before the checkpoint are of no
  *   use to recovery; MDEV-32968, MDEV-34830), so a copy the dataset's preparation left behind,
  *   or one overtaken by a checkpoint the unflushed home write never reached, restores nothing;
- * - page 0 takes its own path: it is found only through pages 1-3 of the file, which must be valid
- *   and not all zeros (MDEV-32968, fixed in 10.11.7). MariaDB 10.11.19 was also seen to restore no
- *   page 0 at all during crash recovery ("The first page of file ... is corrupted") where this rule
- *   holds: the evidence then says restorable and the page stays invalid, a finding to settle;
+ * - page 0 takes its own path (Datafile::validate_for_recovery): the server takes the space id
+ *   from the torn page's own header when its file and space headers agree, and looks the copy up
+ *   by it; only when the header names no usable space does it go through pages 1-3 of the file,
+ *   which must be valid and not all zeros (recv_dblwr_t::find_first_page, MDEV-32968). With
+ *   neither, no copy can be matched to the file. The system tablespace's page 0 is restored like
+ *   any other page. (MariaDB 10.11.19 accepts a torn page 0's copy by these rules and then does
+ *   not write it: rig/cycle/page0-evidence.ts records that as a finding.)
  * - a file whose page 0 is torn and cannot be restored is not opened ("The first page of file ...
  *   is corrupted"), so none of its pages is restored either;
  * - of several accepted copies, the newest wins.
  */
 import type { DoublewriteCopy } from '../pages/index.js';
-import type { DoublewriteEvidence } from '../results/types.js';
+import type { DoublewriteEvidence, Page0Path } from '../results/types.js';
 
 export interface PageIdentity {
   space: number | null;
   page: number;
-  /** For page 0: whether pages 1-3 of the file are valid and not all zeros in the crash image. */
-  firstPagesUsable?: boolean;
+  /** For page 0: how the server would find the copy (rig/cycle/page0-evidence.ts); 'none': it cannot. */
+  page0Path?: Page0Path;
   /** For other pages: false when the file's page 0 is torn and cannot be restored. */
   fileOpens?: boolean;
 }
@@ -45,8 +48,8 @@ export function judgeDoublewrite(
   if (target.space === null) return evidence(false, 'the tablespace id is unknown, so no copy can be matched to the page');
   if (!judged.length) return evidence(false, 'no copy of this page in the doublewrite buffer');
   if (!accepted.length) return evidence(false, `no copy the server accepts: ${judged.map((c) => c.why).join('; ')}`);
-  if (target.page === 0 && target.firstPagesUsable === false) {
-    return evidence(false, 'page 0 is looked up through pages 1-3 of the file, and they are not all valid and non-zero');
+  if (target.page === 0 && target.page0Path === 'none') {
+    return evidence(false, "page 0's headers name no usable space id and pages 1-3 of the file are not all valid and non-zero: the server cannot match a copy to the file");
   }
   if (target.page !== 0 && target.fileOpens === false) {
     return evidence(false, "the file's page 0 is torn and cannot be restored: the server does not open the file, so restores none of its pages");

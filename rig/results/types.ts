@@ -143,6 +143,22 @@ export interface TornPage {
   freedAfter?: boolean;
   /** The crash image's extent descriptors already marked the page free: it held no data. */
   freedBefore?: boolean;
+  /** For page 0 of a tablespace file: how the server finds its copy, pages 1-3, what it logged. */
+  page0?: Page0Evidence;
+}
+
+/**
+ * How the server looks up a torn page 0's doublewrite copy: by the space id in the page's own
+ * header, through pages 1-3 of the file, as the system tablespace's page, or not at all.
+ */
+export type Page0Path = 'header' | 'pages-1-3' | 'system' | 'none';
+
+export interface Page0Evidence {
+  path: Page0Path;
+  headerSpaceId: number | null; // the space id the torn page's headers agree on, null if they do not
+  firstPages: { page: number; state: 'valid' | 'invalid' | 'zero' | 'missing' }[];
+  serverLog: string[]; // the server's log lines about this page 0, each once (xN when repeated)
+  finding: string | null; // set when the server's rules accept a copy and the page was not restored
 }
 
 /**

@@ -29,10 +29,15 @@ t.test('no copy, or no space id to match one', async (t) => {
   t.match(judgeDoublewrite({ space: null, page: 7 }, [copy(50)], 10).why, /tablespace id is unknown/);
 });
 
-t.test('page 0 needs pages 1-3 of its file valid and non-zero', async (t) => {
+t.test("page 0's copy is found by its header's space id or through pages 1-3; with neither it is not", async (t) => {
   const zero = [copy(2000, { page: 0 })];
-  t.notOk(judgeDoublewrite({ space: 5, page: 0, firstPagesUsable: false }, zero, 1000).restorable);
-  t.ok(judgeDoublewrite({ space: 5, page: 0, firstPagesUsable: true }, zero, 1000).restorable);
+  t.ok(judgeDoublewrite({ space: 5, page: 0, page0Path: 'header' }, zero, 1000).restorable);
+  t.ok(judgeDoublewrite({ space: 5, page: 0, page0Path: 'pages-1-3' }, zero, 1000).restorable);
+  t.ok(judgeDoublewrite({ space: 0, page: 0, page0Path: 'system' }, [copy(2000, { space: 0, page: 0 })], 1000).restorable);
+  const none = judgeDoublewrite({ space: 5, page: 0, page0Path: 'none' }, zero, 1000);
+  t.notOk(none.restorable);
+  t.match(none.why, /cannot match a copy to the file/);
+  t.notOk(judgeDoublewrite({ space: 5, page: 0, page0Path: 'header' }, [copy(900, { page: 0 })], 1000).restorable, 'a copy older than the checkpoint still restores nothing');
 });
 
 t.test('an unknown checkpoint accepts valid copies and says so', async (t) => {

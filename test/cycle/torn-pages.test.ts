@@ -17,11 +17,12 @@ const truth = (page: number): PageTruth => ({
 });
 const copy = (page: number): DoublewriteCopy => ({ space: 5, page, lsn: 5000, valid: true, source: { file: './ibdata1', slot: 64 + page } });
 
-function datadir(t: Parameters<typeof makeTempDir>[0], firstPages: 'valid' | 'zero'): DatadirScan {
+function datadir(t: Parameters<typeof makeTempDir>[0], firstPages: 'valid' | 'zero', page0Header = false): DatadirScan {
   const dir = makeTempDir(t, 'rig-torn-');
   mkdirSync(join(dir, 'db'));
   const pages = new Map<number, Buffer>();
   if (firstPages === 'valid') for (const n of [1, 2, 3]) pages.set(n, movedPage('full_crc32-16384-p3', 5, n, 'full_crc32'));
+  if (page0Header) pages.set(0, movedPage('full_crc32-16384-p3', 5, 0, 'full_crc32')); // torn in the scan's list, headers intact
   writeFileSync(join(dir, 'db', 't.ibd'), tablespaceBytes(PS, pages, 8));
   return {
     datadir: dir, pages: 8, doublewriteArea: null, elapsedMs: 1,
@@ -42,4 +43,20 @@ t.test('page 0 whose pages 1-3 are zeros: neither it nor any other page of the f
   t.same(pages.map((p) => p.doublewrite.restorable), [false, false]);
   t.match(pages[1]!.doublewrite.why, /pages 1-3 of the file/);
   t.match(pages[0]!.doublewrite.why, /does not open the file/);
+});
+
+t.test("a torn page 0 whose headers name the file's space: found by that id whatever pages 1-3 hold", async (t) => {
+  const pages = describeTornPages([truth(0), truth(6)], datadir(t, 'zero', true), [copy(0), copy(6)], 1000);
+  t.same(pages.map((p) => p.doublewrite.restorable), [true, true], 'page 0 restorable, so the file opens');
+  t.match(pages[0]!.page0, { path: 'header', headerSpaceId: 5, serverLog: [], finding: null });
+  t.same(pages[0]!.page0!.firstPages.map((f) => f.state), ['zero', 'zero', 'zero']);
+  t.equal(pages[1]!.page0, undefined, 'only page 0 carries page-0 evidence');
+});
+
+t.test('page 0 evidence records pages 1-3 and the lookup the server takes', async (t) => {
+  const valid = describeTornPages([truth(0)], datadir(t, 'valid'), [copy(0)], 1000);
+  t.match(valid[0]!.page0, { path: 'pages-1-3', headerSpaceId: null });
+  t.same(valid[0]!.page0!.firstPages.map((f) => f.state), ['valid', 'valid', 'valid']);
+  const zero = describeTornPages([truth(0)], datadir(t, 'zero'), [copy(0)], 1000);
+  t.match(zero[0]!.page0, { path: 'none' });
 });

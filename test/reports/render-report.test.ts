@@ -243,3 +243,22 @@ t.test('a crash after recovery raises the server alarm and its cycle shows how t
   t.match(page, /The pages are not scanned after this unclean end/);
   t.match(page, /Not recorded \(the cycle did not reach recovery, or the record predates it\)/, 'an older record without the run still renders');
 });
+
+t.test('a torn page 0 shows how the server looks its copy up, its log lines and the finding, escaped', async (t) => {
+  const results = structuredClone(await quickResults());
+  const cycle = results.cycles.find((c) => c.tornPagesBefore.length > 0)!;
+  cycle.tornPagesBefore.push({
+    ...cycle.tornPagesBefore[0]!, file: './sbtest/sbtest3.ibd', space: 9, page: 0, validAfter: false,
+    doublewrite: { checkpointLsn: 10711542, copies: [], restorable: true, why: 'restorable from ./ibdata1 slot 91 (LSN 10953477)' },
+    page0: {
+      path: 'header', headerSpaceId: 9, firstPages: [{ page: 1, state: 'valid' }, { page: 2, state: 'valid' }, { page: 3, state: 'zero' }],
+      serverLog: ['[ERROR] InnoDB: The first page of file ./sbtest/sbtest3.ibd is corrupted <b> (x28)'],
+      finding: 'page 0 of ./sbtest/sbtest3.ibd had a doublewrite copy the server\'s rules accept, yet the server did not restore it',
+    },
+  });
+  const page = renderReport({ results });
+  t.match(page, /<b>Page 0 of <span class="mono">\.\/sbtest\/sbtest3\.ibd<\/span><\/b>: the server looks its copy up by the space id in the torn page&#39;s own header/);
+  t.match(page, /header space id 9; pages 1 valid, 2 valid, 3 zero\)\. restorable from \.\/ibdata1 slot 91 \(LSN 10953477\)\./);
+  t.match(page, /<li>\[ERROR\] InnoDB: The first page of file \.\/sbtest\/sbtest3\.ibd is corrupted &lt;b&gt; \(x28\)<\/li>/);
+  t.match(page, /<p class="bad">Finding: page 0 of \.\/sbtest\/sbtest3\.ibd had a doublewrite copy the server&#39;s rules accept, yet the server did not restore it\.<\/p>/);
+});

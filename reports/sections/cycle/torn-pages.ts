@@ -39,6 +39,26 @@ function truthLine(cycle: CycleRecord): Html | null {
 Checkpoint LSN of the crash image: ${cycle.checkpointLsn ?? 'unknown'}. ${agreed}</p>`;
 }
 
+const PATH_WORDS = {
+  header: "by the space id in the torn page's own header",
+  'pages-1-3': 'through pages 1-3 of the file',
+  system: 'as a page of the system tablespace',
+  none: 'not at all: the headers name no usable space id and pages 1-3 are not all valid',
+} as const;
+
+/** For each torn page 0 of a tablespace file: how the server finds its copy, pages 1-3, its log lines, any finding. */
+function page0Block(pages: readonly TornPage[]): Html | null {
+  const zeros = pages.filter((p) => p.page0 && p.page0.path !== 'system');
+  if (!zeros.length) return null;
+  return html`${zeros.map((p) => {
+    const e = p.page0!;
+    return html`<div class="page0"><p><b>Page 0 of <span class="mono">${p.file}</span></b>: the server looks its copy up ${PATH_WORDS[e.path]}
+(header space id ${e.headerSpaceId ?? 'unusable'}; pages ${e.firstPages.map((f) => `${f.page} ${f.state}`).join(', ')}). ${p.doublewrite.why}.</p>
+${e.serverLog.length ? html`<ul class="mono">${e.serverLog.map((l) => html`<li>${l}</li>`)}</ul>` : html`<p class="sub">The server's log said nothing about this page 0.</p>`}
+${e.finding ? html`<p class="bad">Finding: ${e.finding}.</p>` : null}</div>`;
+  })}`;
+}
+
 export function tornPagesBlock(cycle: CycleRecord): Html {
   const pages = cycle.tornPagesBefore;
   if (pages.length === 0) return html`<p>No page was torn in the crash image.</p>${truthLine(cycle)}`;
@@ -51,7 +71,8 @@ ${unitMapLegend()}
 <table class="compact torn"><thead><tr><th>file</th><th class="num">space</th><th class="num">page</th><th>units</th><th>before recovery</th><th>doublewrite copy</th><th>after</th><th>restored by</th></tr></thead><tbody>
 ${shown.map((p) => html`<tr><td class="mono">${p.file}</td><td class="num">${p.space ?? '?'}</td><td class="num">${p.page}</td><td>${unitMap(p.unitsNew)}</td><td>${p.invalidBefore ?? html`<span class="muted">verified</span>`}</td><td>${copyCell(p)}</td><td>${afterCell(p)}</td><td>${p.attribution ? html`<span class="tag a-${p.attribution}">${p.attribution}</span>` : html`<span class="muted">—</span>`}</td></tr>`)}
 </tbody></table>
-${pages.length > shown.length ? html`<p class="sub">${pages.length - shown.length} more torn pages not shown (still-invalid and unexplained first); all are in results.json.</p>` : null}`;
+${pages.length > shown.length ? html`<p class="sub">${pages.length - shown.length} more torn pages not shown (still-invalid and unexplained first); all are in results.json.</p>` : null}
+${page0Block(pages)}`;
 }
 
 export function afterRecoveryBlock(cycle: CycleRecord): Html {

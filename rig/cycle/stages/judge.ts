@@ -9,6 +9,7 @@ import { classifyErrorLog, excerptErrorLog, summarizeLog } from '../../logs/inde
 import { describeExercised } from '../../results/exercised.js';
 import type { CycleRecord } from '../../results/types.js';
 import { judgeCycle } from '../judge.js';
+import { page0Finding, page0LogLines } from '../page0-evidence.js';
 import { describeMismatch } from '../reconcile.js';
 import type { RecoveryResult } from './recover.js';
 import type { AfterScan } from './scan-after.js';
@@ -26,6 +27,11 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
   record.tornPagesBefore = after?.torn ?? scanned.torn;
   record.pagesAfter = after?.pagesAfter ?? [];
   for (const p of record.tornPagesBefore) if (p.attribution) record.attribution[p.attribution]++;
+  for (const p of record.tornPagesBefore) {
+    if (!p.page0) continue;
+    p.page0.serverLog = page0LogLines(recovery.errorLog, p);
+    p.page0.finding = page0Finding(p);
+  }
   record.exercised = describeExercised(record.tornPagesBefore, record.pendingWrites, record.settings.server.pageSize, record.settings.disk.atomicUnit);
   const { verdict, reason } = judgeCycle({
     torn: record.tornPagesBefore,
@@ -37,7 +43,8 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
     pagesAfter: record.pagesAfter,
   });
   record.verdict = verdict;
-  record.reason = reason;
+  const page0Findings = record.tornPagesBefore.flatMap((p) => (p.page0?.finding ? [p.page0.finding] : []));
+  record.reason = [reason, ...page0Findings].join('; ');
   if (!scanned.reconciliation.ok) {
     record.verdict = 'rig-error';
     record.error = describeMismatch(scanned.reconciliation);

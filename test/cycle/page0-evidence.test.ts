@@ -1,0 +1,38 @@
+/**
+ * The page-0 record (rig/cycle/page0-evidence.ts): the server's log lines about a file's first page,
+ * read from a real MariaDB 10.11.19 log, and the finding when a copy the rules accept stays unused.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { page0Finding, page0LogLines } from '../../rig/cycle/page0-evidence.js';
+import type { TornPage } from '../../rig/results/types.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'mariadb-10.11-error-logs');
+const log = readFileSync(join(FIXTURES, 'dw-on-4k-page0-torn-started.log'), 'utf8');
+
+const torn = (over: Partial<TornPage> = {}): TornPage => ({
+  file: './sbtest/sbtest2.ibd', space: 8, page: 0, unitsNew: [true, false, false, false], writes: 1, durableLsn: 10, newestLsn: 20,
+  invalidBefore: 'checksum-mismatch', validAfter: false, lsnAfter: 20, currentAfter: null, attribution: null,
+  doublewrite: { checkpointLsn: 15, copies: [], restorable: true, why: 'restorable from ./ibdata1 slot 91 (LSN 20)' },
+  page0: { path: 'header', headerSpaceId: 8, firstPages: [], serverLog: [], finding: null },
+  ...over,
+});
+
+t.test("the server's lines about the file's first page, each once with its count", async (t) => {
+  const lines = page0LogLines(log, { file: './sbtest/sbtest2.ibd', space: 8 });
+  t.same(lines, ['[ERROR] InnoDB: The first page of file ./sbtest/sbtest2.ibd is corrupted (x25)']);
+  t.same(page0LogLines(log, { file: './sbtest/sbtest1.ibd', space: 7 }), [], 'another file has none');
+  const restored = '2026-11-30 13:25:13 0 [Note] InnoDB: Recovered page [page id: space=9, page number=0] to \'./sbtest/sbtest3.ibd\' from the doublewrite buffer.';
+  t.same(page0LogLines(restored, { file: './sbtest/sbtest3.ibd', space: 9 }), [restored.slice(22)], 'matched by space id and page number');
+});
+
+t.test('a finding only when an accepted, findable copy left page 0 invalid and in use', async (t) => {
+  t.match(page0Finding(torn()), /page 0 of \.\/sbtest\/sbtest2\.ibd had a doublewrite copy the server's rules accept .*found through the space id in the torn page's own header\), yet the server did not restore it/);
+  t.equal(page0Finding(torn({ validAfter: true })), null, 'restored');
+  t.equal(page0Finding(torn({ validAfter: null })), null, 'not scanned after recovery (the server did not start)');
+  t.equal(page0Finding(torn({ freedAfter: true })), null, 'the file was dropped or the page freed');
+  t.equal(page0Finding(torn({ doublewrite: { checkpointLsn: 15, copies: [], restorable: false, why: 'no copy' } })), null, 'no accepted copy');
+  t.equal(page0Finding(torn({ page0: { path: 'system', headerSpaceId: 0, firstPages: [], serverLog: [], finding: null } })), null, 'ibdata1 has its own path');
+  t.equal(page0Finding(torn({ page: 3, page0: undefined })), null, 'not page 0');
+});
