@@ -55,6 +55,7 @@ tr.st-fail td:first-child,tr.st-blind td:first-child,tr.st-vacuous td:first-chil
 .status-rig-error{background:var(--purple-bg);border-color:var(--purple);color:#7a3560}
 .status-not-run{background:var(--grey-bg);border-color:#aab3bd;color:var(--muted)}
 .failures{margin:.3rem 0 0;padding-left:1.1rem;color:#9a3800;font-size:.88rem}
+.finding{margin:.3rem 0 0;color:#7a5b00;font-size:.88rem}
 .straddle-bad{color:#9a3800;font-weight:600}
 .chip{display:inline-block;margin:1px 4px 1px 0;padding:1px 8px;border-radius:999px;font-size:.8rem;border:1px solid;white-space:nowrap}
 .v-no-torn{background:var(--grey-bg);border-color:#8a96a3}

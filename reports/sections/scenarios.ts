@@ -35,6 +35,7 @@ function scenarioRow(s: ScenarioSummary, cycles: CycleRecord[]): Html {
 <td class="num">${s.tornCycles}<span class="sub"> / ${s.cyclesRun}</span></td>
 <td class="exercised">${exercisedCell(s)}</td>
 <td>${VERDICT_ORDER.filter((v) => (s.verdictCounts[v] ?? 0) > 0).map((v) => verdictChip(v, s.verdictCounts[v]))}
+${(s.findings ?? []).map((f) => html`<p class="finding">Known finding <span class="mono">${f.id}</span> (${f.doc}): ${f.title}; hit in <b>${f.hits}</b> of ${f.of} cycles, which do not fail the campaign.</p>`)}
 ${s.failures.length > 0 ? html`<ul class="failures">${s.failures.slice(0, 5).map((f) => html`<li>${f}</li>`)}${s.failures.length > 5 ? html`<li>… ${s.failures.length - 5} more</li>` : null}</ul>` : null}
 ${straddleNote(s, cycles)}</td></tr>`;
 }

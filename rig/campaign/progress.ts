@@ -6,6 +6,7 @@
  */
 import cliProgress from 'cli-progress';
 import type { CycleRecord, Phase, Verdict } from '../results/types.js';
+import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import { isFailing } from './evidence.js';
 import type { PlannedCycle } from './types.js';
 
@@ -20,7 +21,8 @@ export interface CampaignProgress {
 export function cycleLine(n: number, total: number, record: CycleRecord, seconds: number): string {
   const torn = record.tornPagesBefore.length;
   const detail = record.verdict === 'rig-error' ? record.error ?? record.reason : `${torn} torn page${torn === 1 ? '' : 's'}`;
-  const held = isFailing(record) ? `; contradicts ${record.expectation}` : '';
+  const known = isFailing(record) ? knownFinding((record.settings.findings ?? []).map((id) => FINDINGS[id]), record) : null;
+  const held = known ? `; known finding ${known.id}` : isFailing(record) ? `; contradicts ${record.expectation}` : '';
   return `[${n}/${total}] ${record.id}: ${record.verdict} (${detail}${held}) ${seconds.toFixed(1)} s`;
 }
 

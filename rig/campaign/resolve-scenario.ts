@@ -41,6 +41,8 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
   if (image !== undefined) settings.image = image;
   const exercise = scenario.exercise ?? defaults.exercise;
   if (exercise !== undefined) settings.exercise = { minShare: exercise.minShare };
+  const findings = scenario.findings ?? defaults.findings;
+  if (findings !== undefined) settings.findings = [...new Set(findings)];
   settings.expect = scenario.expect ?? defaults.expect ?? defaultExpectation(settings.server, settings.disk);
   return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null };
 }

@@ -14,6 +14,7 @@ import {
   parseTriggerField,
 } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
+import { FINDING_IDS } from '../findings/catalog.js';
 
 export const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
@@ -91,6 +92,8 @@ const scenarioFields = {
   disk: diskSchema.optional(),
   load: loadSchema.optional(),
   exercise: exerciseSchema.optional(),
+  /** Written-up findings this scenario hunts or knows (rig/findings/catalog.ts). */
+  findings: z.array(z.enum(FINDING_IDS)).min(1, { error: 'findings is empty; name at least one or leave it out' }).optional(),
 };
 
 export const defaultsSchema = section(scenarioFields);

@@ -4,6 +4,7 @@
  * failure), the campaign's outcome and its rate. Recomputed from the records, never trusted
  * from a previous summary, so a merge and a resume agree with a straight run.
  */
+import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import { contradicts } from './expectation.js';
 import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
@@ -22,6 +23,8 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
   const failures: string[] = [];
   let tornCycles = 0;
   let judged = 0;
+  const findings = (plan.settings.findings ?? []).map((id) => FINDINGS[id]);
+  const hits = new Map(findings.map((f) => [f.id, 0]));
   for (const record of records) {
     const torn = record.tornPagesBefore.length;
     verdictCounts[record.verdict] = (verdictCounts[record.verdict] ?? 0) + 1;
@@ -29,7 +32,9 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     if (record.verdict === 'rig-error') failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
     else judged += 1;
     if (contradicts(expectation, record.verdict, torn)) {
-      failures.push(`${label(record)}: ${record.verdict} contradicts ${expectation}: ${oneLine(record.reason)}`);
+      const known = knownFinding(findings, record);
+      if (known) hits.set(known.id, hits.get(known.id)! + 1);
+      else failures.push(`${label(record)}: ${record.verdict} contradicts ${expectation}: ${oneLine(record.reason)}`);
     }
   }
   const complete = records.length >= plan.cyclesPlanned;
@@ -52,6 +57,7 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     blind,
     exercise,
     vacuous,
+    ...(findings.length ? { findings: findings.map((f) => ({ id: f.id, title: f.title, doc: f.doc, hits: hits.get(f.id)!, of: judged })) } : {}),
     failures,
   };
 }
@@ -74,7 +80,10 @@ export function campaignOutcome(scenarios: ScenarioSummary[], finished: boolean)
   return rigTrouble ? 'rig-error' : 'pass';
 }
 
-/** Cycles that contradicted the expectation: the failure lines that are neither rig errors, blindness nor vacuity. */
+/**
+ * Cycles that contradicted the expectation in a way no known finding of the scenario explains: the
+ * failure lines that are neither rig errors, blindness nor vacuity.
+ */
 export function contradictedCycles(summary: ScenarioSummary): number {
   return summary.failures.length - (summary.verdictCounts['rig-error'] ?? 0) - (summary.blind ? 1 : 0) - (summary.vacuous ? 1 : 0);
 }

@@ -2,6 +2,7 @@
  * The saved shape of a run: one CycleRecord per crash cycle (DIR/cycle.json for `rig cycle`),
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
  */
+import type { FindingId } from '../findings/catalog.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -61,6 +62,8 @@ export interface ScenarioSettings {
   expect: Expectation;
   /** The share of judged cycles that must exercise the scenario's claim (rig/results/exercise-claim.ts). */
   exercise?: { minShare: number };
+  /** Written-up findings the scenario hunts or knows: their hits do not fail the campaign (rig/findings/catalog.ts). */
+  findings?: FindingId[];
 }
 
 export type Fate = 'landed' | 'dropped' | 'torn';
@@ -291,7 +294,17 @@ export interface ScenarioSummary {
   /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */
   exercise?: ExerciseSummary | null;
   vacuous?: boolean; // fewer cycles exercised the claim than the scenario's minShare
+  /** The scenario's known findings and how many of its judged cycles hit each. */
+  findings?: FindingHits[];
   failures: string[]; // one line each
+}
+
+export interface FindingHits {
+  id: FindingId;
+  title: string;
+  doc: string;
+  hits: number; // cycles that contradicted the expectation the way the finding says
+  of: number; // judged cycles (rig errors excluded)
 }
 
 export interface ExerciseSummary {

@@ -57,6 +57,8 @@ const rejected: [string, string, string][] = [
   ['docker without an image', oneScenario('runtime: docker'), 'scenarios[0].image: the docker runtime needs an image'],
   ['an image on the local runtime', oneScenario('image: mariadb:11.4'), 'scenarios[0].image: an image is used only with runtime: docker'],
   ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],
+  ['finding nobody wrote up', oneScenario('findings: [torn-everything]'), "scenarios[0].findings[0]: 'torn-everything' is not allowed here; use page0-not-restored, o-direct-no-fsync or unaligned-16k"],
+  ['an empty findings list', oneScenario('findings: []'), 'scenarios[0].findings: findings is empty; name at least one or leave it out'],
   ['expectation the oracle lacks', oneScenario('expect: passes'), "scenarios[0].expect: 'passes' is not allowed here; use recovers, never-torn or torn-reproduced"],
   ['unsafe scenario name', 'name: x\nscenarios:\n  - name: ../etc\n', "scenarios[0].name: '../etc' is not safe as a folder name"],
   ['upper-case scenario name', 'name: x\nscenarios:\n  - name: DwOn\n', "scenarios[0].name: 'DwOn' is not safe as a folder name"],

@@ -51,6 +51,12 @@ t.test('the share a scenario must exercise: from defaults, the scenario wins, un
   t.notOk('exercise' in parse('name: c\nscenarios:\n  - name: a\n').scenarios[0]!.settings);
 });
 
+t.test('the findings a scenario knows: from defaults, the scenario wins, unset when neither names one', async (t) => {
+  const c = parse('name: c\ndefaults:\n  findings: [page0-not-restored]\nscenarios:\n  - name: a\n  - name: b\n    findings: [o-direct-no-fsync, o-direct-no-fsync]\n');
+  t.same(c.scenarios.map((s) => s.settings.findings), [['page0-not-restored'], ['o-direct-no-fsync']]);
+  t.notOk('findings' in parse('name: c\nscenarios:\n  - name: a\n').scenarios[0]!.settings);
+});
+
 t.test('the expectation follows from the settings unless the scenario names one', async (t) => {
   const cases: [string, string][] = [
     ['server: {doublewrite: on}\n    disk: {atomic: 512}', 'recovers'],

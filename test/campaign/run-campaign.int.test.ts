@@ -38,6 +38,7 @@ t.test('bad input exits 2 before anything is created', async (t) => {
     ['missing file', [join(base, 'nope.yml')], /cannot read the campaign file/],
     ['shard out of range', [file, '--shard', '3/2'], /shard 3 of 2 does not exist/],
     ['bad evidence cap', [file, '--evidence-max', 'lots'], /--evidence-max/],
+    ['a scenario the file lacks', [file, '--scenario', 'nope'], /--scenario: 'nope' is not a scenario of .*small\.yml; its scenarios: /],
   ];
   for (const [name, args, message] of cases) {
     const out = join(base, `bad-${name.replace(/\W+/g, '-')}`);

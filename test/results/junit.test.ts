@@ -100,3 +100,16 @@ t.test('the XML check used here rejects what is not well-formed', async (t) => {
   }
   t.equal(parseXml('<?xml version="1.0"?>\n<a x="&lt;">1 &amp; 2</a>').text, '1 & 2');
 });
+
+t.test("a cycle a scenario's known finding explains passes and says which finding", async (t) => {
+  const s: ScenarioSettings = { ...settings('dw-on', 'recovers'), findings: ['page0-not-restored'] };
+  const hit = cycleRecord({ id: 'dw-on-1', scenario: 'dw-on', cycle: 1, seed: 1 }, s, 'reported-corruption', 1);
+  hit.tornPagesBefore[0] = { ...hit.tornPagesBefore[0]!, page: 0, page0: { path: 'header', headerSpaceId: 5, firstPages: [], serverLog: [], finding: 'not restored' } };
+  const other = cycleRecord({ id: 'dw-on-2', scenario: 'dw-on', cycle: 2, seed: 2 }, s, 'reported-corruption', 1);
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 2 }, [hit, other]);
+  const r = { ...results(), scenarios: [summary], cycles: [hit, other], outcome: campaignOutcome([summary], true) };
+  const cases = findAll(parseXml(renderJunit(r)), 'testcase');
+  t.same(findAll(cases[0]!, 'failure'), [], 'the hit passes');
+  t.match(findAll(cases[0]!, 'system-out')[0]!.text, /known finding page0-not-restored \(docs\/findings\/page0-not-restored\.md\)/);
+  t.equal(findAll(cases[1]!, 'failure').length, 1, 'a break the finding does not explain still fails');
+});

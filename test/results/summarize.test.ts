@@ -175,3 +175,24 @@ t.test('a never-torn scenario whose cuts had no page write in flight is vacuous;
   t.same(c.exercise, { claim: 'in-use-torn', cycles: 1, of: 2, minShare: null });
   t.notOk(c.vacuous, 'a negative control is judged by blindness, not by a share');
 });
+
+t.test("a scenario's known finding: contradictions it explains are counted as hits, others still fail", async (t) => {
+  const s = { ...settings('dw-on', 'recovers'), findings: ['o-direct-no-fsync' as const, 'page0-not-restored' as const] };
+  const [hit, other, fine] = records(s, [['reported-corruption', 2], ['reported-corruption', 2], ['restored', 3]]);
+  hit!.tornPagesBefore[0] = {
+    ...hit!.tornPagesBefore[0]!, page: 0, validAfter: false,
+    page0: { path: 'header', headerSpaceId: 5, firstPages: [], serverLog: [], finding: 'page 0 of ./db/sbtest1.ibd had a copy the rules accept, yet was not restored' },
+  };
+  const both = summarizeScenario({ settings: s, cyclesPlanned: 3 }, [hit!, other!, fine!]);
+  t.match(both.findings, [{ id: 'o-direct-no-fsync', hits: 0, of: 3 }, { id: 'page0-not-restored', hits: 1, of: 3, doc: 'docs/findings/page0-not-restored.md' }]);
+  t.equal(both.failures.length, 1, 'the contradiction the finding does not explain still fails');
+  t.match(both.failures[0], /^dw-on-2 /);
+  t.equal(campaignOutcome([both], true), 'fail');
+  const onlyHits = summarizeScenario({ settings: s, cyclesPlanned: 2 }, [hit!, fine!]);
+  t.same(onlyHits.failures, []);
+  t.equal(onlyHits.findings![1]!.hits, 1);
+  t.equal(campaignOutcome([onlyHits], true), 'pass', 'a known finding hit does not fail the campaign');
+  const plain = summarizeScenario({ settings: settings('dw-on', 'recovers'), cyclesPlanned: 1 }, [hit!]);
+  t.equal(plain.findings, undefined);
+  t.equal(plain.failures.length, 1, 'without the finding named, the same cycle fails');
+});

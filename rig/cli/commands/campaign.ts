@@ -37,6 +37,7 @@ interface CampaignOptions {
   cycles?: string;
   seed?: string;
   evidenceMax?: string;
+  scenario?: string[];
 }
 
 function parseEvidenceMax(text: string): number {
@@ -61,12 +62,21 @@ async function scenarioRuntimes(campaign: Campaign): Promise<Map<string, Scenari
   return byScenario;
 }
 
+/** The campaign cut down to the scenarios --scenario names (all of them when it names none). */
+function onlyScenarios(loaded: Campaign, names: string[], file: string): Campaign {
+  if (!names.length) return loaded;
+  const known = loaded.scenarios.map((s) => s.settings.name);
+  const unknown = names.find((n) => !known.includes(n));
+  if (unknown !== undefined) throw badInput(`--scenario: '${unknown}' is not a scenario of ${file}; its scenarios: ${known.join(', ')}`);
+  return { ...loaded, scenarios: loaded.scenarios.filter((s) => names.includes(s.settings.name)) };
+}
+
 async function campaign(file: string, o: CampaignOptions): Promise<number> {
   const shard = o.shard === undefined ? null : parseShard(o.shard);
   const cycles = o.cycles === undefined ? undefined : parseCyclesOption(o.cycles);
   const seed = o.seed === undefined ? undefined : parseSeedOption(o.seed);
   const evidenceMax = o.evidenceMax === undefined ? undefined : parseEvidenceMax(o.evidenceMax);
-  const loaded = await loadCampaign(file, { cycles, seed });
+  const loaded = onlyScenarios(await loadCampaign(file, { cycles, seed }), o.scenario ?? [], file);
   const dir = resolve(o.out);
   const planned = selectShard(planCycles(loaded), shard);
   let resume: ResumeState | null = null;
@@ -144,5 +154,6 @@ export function register(program: Command): void {
     .option('--cycles <n>', 'cycles per scenario, overriding the file')
     .option('--seed <s>', 'campaign seed, overriding the file')
     .option('--evidence-max <size>', 'disk cap for kept evidence, overriding evidence.maxBytes (e.g. 2G)')
+    .option('--scenario <name...>', "run only these scenarios of the file (e.g. one finding's hunt)")
     .action(runAction(campaign));
 }

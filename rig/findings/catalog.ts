@@ -1,0 +1,56 @@
+/**
+ * The server findings the rig has written up (docs/findings/), each with the signature that tells
+ * a cycle that hit it from one that failed for another reason. A scenario names the findings it
+ * hunts or knows (`findings:` in a campaign file): its cycles that contradict the expectation and
+ * match a signature count as hits of that finding, are listed as such and do not fail the
+ * campaign; a contradiction the signature does not explain still fails it.
+ */
+import type { CycleRecord } from '../results/types.js';
+
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k'] as const;
+export type FindingId = (typeof FINDING_IDS)[number];
+
+export interface Finding {
+  id: FindingId;
+  title: string;
+  /** The write-up, relative to the package root. */
+  doc: string;
+  /** Whether a judged cycle shows this finding. */
+  matches(record: CycleRecord): boolean;
+}
+
+/** The first of a scenario's findings that explains a cycle, or null. */
+export function knownFinding(findings: readonly Finding[], record: CycleRecord): Finding | null {
+  return findings.find((f) => f.matches(record)) ?? null;
+}
+
+/** A torn page in use (not freed before or by recovery). */
+const inUse = (p: CycleRecord['tornPagesBefore'][number]): boolean => !p.freedBefore && !p.freedAfter;
+
+export const FINDINGS: Record<FindingId, Finding> = {
+  'page0-not-restored': {
+    id: 'page0-not-restored',
+    title: "MariaDB 10.11 accepts a torn page 0's doublewrite copy and never writes it",
+    doc: 'docs/findings/page0-not-restored.md',
+    matches: (r) => r.tornPagesBefore.some((p) => p.page0?.finding),
+  },
+  'o-direct-no-fsync': {
+    id: 'o-direct-no-fsync',
+    title: 'MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC: doublewrite cannot protect on a volatile write cache',
+    doc: 'docs/findings/o-direct-no-fsync.md',
+    matches: (r) =>
+      r.settings.server.doublewrite &&
+      r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
+      r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable),
+  },
+  'unaligned-16k': {
+    id: 'unaligned-16k',
+    title: '16 KiB atomic writes without doublewrite tear pages on filesystems that do not keep pages 16 KiB-aligned',
+    doc: 'docs/findings/unaligned-16k.md',
+    matches: (r) =>
+      !r.settings.server.doublewrite &&
+      r.settings.disk.atomicUnit >= r.settings.server.pageSize &&
+      r.tornPagesBefore.length > 0 &&
+      (r.cut?.stats.pageWritesStraddling ?? 0) > 0,
+  },
+};

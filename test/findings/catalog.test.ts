@@ -1,0 +1,49 @@
+/** The signatures of the written-up findings (rig/findings/catalog.ts): each matches its case and no neighbour. */
+import t from 'tap';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { FINDINGS, FINDING_IDS } from '../../rig/findings/catalog.js';
+import { PACKAGE_ROOT } from '../../rig/paths.js';
+import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import { cycleRecord } from '../fixtures/cycle-record.js';
+
+const settings = (server: Partial<ScenarioSettings['server']>, disk: Partial<ScenarioSettings['disk']> = {}): ScenarioSettings => ({
+  name: 's', runtime: 'local', server: { ...DEFAULT_SERVER, ...server }, disk: { ...DEFAULT_DISK, ...disk }, load: DEFAULT_LOAD, expect: 'recovers',
+});
+const planned = { id: 's-1', scenario: 's', cycle: 1, seed: 1 };
+
+t.test('every finding has its write-up in docs/findings', async (t) => {
+  for (const id of FINDING_IDS) t.ok(existsSync(join(PACKAGE_ROOT, FINDINGS[id].doc)), `${id}: ${FINDINGS[id].doc}`);
+});
+
+t.test('o-direct-no-fsync: doublewrite on, O_DIRECT_NO_FSYNC and an in-use torn page with no accepted copy', async (t) => {
+  const m = FINDINGS['o-direct-no-fsync'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' });
+  const noCopy = cycleRecord(planned, { ...base, server: { ...base.server, doublewrite: false } }, 'detected', 2);
+  noCopy.settings = base; // torn pages built without a copy
+  t.ok(m(noCopy));
+  t.notOk(m(cycleRecord(planned, base, 'detected', 2)), 'every torn page had an accepted copy');
+  const freed: CycleRecord = { ...noCopy, tornPagesBefore: noCopy.tornPagesBefore.map((p) => ({ ...p, freedAfter: true })) };
+  t.notOk(m(freed), 'freed pages hold no data');
+  t.notOk(m({ ...noCopy, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT' }) }), 'another flush method');
+});
+
+t.test('unaligned-16k: doublewrite off, a page-sized atomic unit, torn pages and page writes that straddled it', async (t) => {
+  const m = FINDINGS['unaligned-16k'].matches;
+  const s = settings({ doublewrite: false }, { atomicUnit: 16384 });
+  const stats = (straddling: number) => ({ reads: 0, writes: 10, flushes: 1, bytesWritten: 0, pageWritesStraddling: straddling });
+  const cut = (straddling: number) => ({ reason: 'armed', atMs: 1000, pending: 10, pendingPageWrites: 10, stats: stats(straddling) }) as unknown as CycleRecord['cut'];
+  t.ok(m(cycleRecord(planned, s, 'detected', 3, { cut: cut(4) })));
+  t.notOk(m(cycleRecord(planned, s, 'detected', 3, { cut: cut(0) })), 'no straddle: something else tore');
+  t.notOk(m(cycleRecord(planned, s, 'no-torn', 0, { cut: cut(4) })), 'nothing torn');
+  t.notOk(m(cycleRecord(planned, settings({ doublewrite: false }, { atomicUnit: 4096 }), 'detected', 3, { cut: cut(4) })), 'a 4k device tears anyway');
+});
+
+t.test('page0-not-restored: a torn page 0 carrying the finding', async (t) => {
+  const m = FINDINGS['page0-not-restored'].matches;
+  const r = cycleRecord(planned, settings({ doublewrite: true }), 'reported-corruption', 1);
+  t.notOk(m(r));
+  r.tornPagesBefore[0] = { ...r.tornPagesBefore[0]!, page: 0, page0: { path: 'header', headerSpaceId: 5, firstPages: [], serverLog: [], finding: 'not restored' } };
+  t.ok(m(r));
+});
