@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
-import type { TornPage } from '../results/types.js';
+import type { CopyInFlight, TornPage } from '../results/types.js';
+import { inFlightKey } from './copies-in-flight.js';
 import { judgeDoublewrite } from './doublewrite-rules.js';
 import { describePage0 } from './page0-evidence.js';
 import type { PageTruth } from './page-truth.js';
@@ -21,6 +22,7 @@ export function describeTornPages(
   before: DatadirScan,
   copies: readonly DoublewriteCopy[],
   checkpointLsn: number | null,
+  inFlight: ReadonlyMap<string, CopyInFlight[]> = new Map(),
 ): TornPage[] {
   const invalid = new Map(before.invalid.map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
   const invalidKeys = new Set(invalid.keys());
@@ -37,6 +39,8 @@ export function describeTornPages(
       ? { space, page: 0, page0Path: page0?.path ?? 'none' }
       : { space, page: t.page, fileOpens: !unopenable.has(t.file) };
     const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn);
+    const flying = space === null ? undefined : inFlight.get(inFlightKey(space, t.page));
+    if (flying) doublewrite.inFlight = flying;
     const freedBefore = file ? isPageFree(join(before.datadir, t.file), t.page, file.format.pageSize) === true : false;
     if (t.page === 0 && !doublewrite.restorable) unopenable.add(t.file);
     described.set(t, {

@@ -41,7 +41,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
     matches: (r) =>
       r.settings.server.doublewrite &&
       r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
-      r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable),
+      r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite)),
   },
   'unaligned-16k': {
     id: 'unaligned-16k',

@@ -124,6 +124,16 @@ export interface DoublewriteEvidence {
   copies: DoublewriteCopyEvidence[];
   restorable: boolean; // an accepted copy exists and the page's own rules allow its use
   why: string; // one line: which copy, or why none
+  /** Copies of the page's newest version still unflushed at the cut (rig/cycle/copies-in-flight.ts). */
+  inFlight?: CopyInFlight[];
+}
+
+/** A pending write that carried a doublewrite copy of a torn page's newest version. */
+export interface CopyInFlight {
+  seq: number; // the write's journal sequence number
+  fate: Fate; // what the crash plan made of it
+  /** A home write of the page came after it with no flush between: the copy was not durable first. */
+  beforeHomeWrite: boolean;
 }
 
 /** A page the crash image held torn (its bytes come from versions of the page that differ). */

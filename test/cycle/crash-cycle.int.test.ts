@@ -60,6 +60,10 @@ function checkTruth(t: Tap, r: CycleRecord): void {
   t.equal(r.pagesTouched?.torn, r.tornPagesBefore.length, `${r.id}: pages touched by pending writes: ${JSON.stringify(r.pagesTouched)}`);
   const said = r.errorLog.events.map((e) => e.text.match(/recovery from checkpoint LSN=(\d+)/)?.[1]).find(Boolean);
   if (said) t.equal(r.checkpointLsn, Number(said), `${r.id}: the checkpoint read from the redo log is the one the server names`);
+  if (r.settings.server.flushMethod !== 'O_DIRECT_NO_FSYNC') {
+    const early = r.tornPagesBefore.filter((p) => (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite));
+    t.same(early.map((p) => `${p.file}#${p.page}`), [], `${r.id}: with ${r.settings.server.flushMethod} no home write precedes the flush of its copy`);
+  }
 }
 
 /**

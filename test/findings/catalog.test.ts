@@ -22,6 +22,8 @@ t.test('o-direct-no-fsync: doublewrite on, O_DIRECT_NO_FSYNC and an in-use torn 
   const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' });
   const noCopy = cycleRecord(planned, { ...base, server: { ...base.server, doublewrite: false } }, 'detected', 2);
   noCopy.settings = base; // torn pages built without a copy
+  t.notOk(m(noCopy), 'no copy, but none was seen in flight before the home write');
+  noCopy.tornPagesBefore[0]!.doublewrite.inFlight = [{ seq: 10, fate: 'dropped', beforeHomeWrite: true }];
   t.ok(m(noCopy));
   t.notOk(m(cycleRecord(planned, base, 'detected', 2)), 'every torn page had an accepted copy');
   const freed: CycleRecord = { ...noCopy, tornPagesBefore: noCopy.tornPagesBefore.map((p) => ({ ...p, freedAfter: true })) };

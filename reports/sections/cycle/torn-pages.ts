@@ -17,7 +17,9 @@ function afterCell(p: TornPage): Html {
 function copyCell(p: TornPage): Html {
   const dw = p.doublewrite;
   if (!dw) return html`<span class="muted">—</span>`;
-  return dw.restorable ? html`<span class="ok" title="${dw.why}">accepted</span>` : html`<span class="muted" title="${dw.why}">${dw.copies.length ? 'rejected' : 'none'}</span>`;
+  const early = (dw.inFlight ?? []).filter((c) => c.beforeHomeWrite);
+  const flying = early.length ? html` <span class="bad" title="write ${early.map((c) => `${c.seq} (${c.fate})`).join(', ')} carried the copy; the home write followed with no flush between">copy unflushed at the home write</span>` : null;
+  return dw.restorable ? html`<span class="ok" title="${dw.why}">accepted</span>${flying}` : html`<span class="muted" title="${dw.why}">${dw.copies.length ? 'rejected' : 'none'}</span>${flying}`;
 }
 
 /** Pages that survived recovery torn come first, then unexplained repairs, then the rest. */

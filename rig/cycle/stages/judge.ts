@@ -15,6 +15,14 @@ import type { RecoveryResult } from './recover.js';
 import type { AfterScan } from './scan-after.js';
 import type { CrashScan } from './scan.js';
 
+/** Torn pages whose home write was issued while their doublewrite copy was still unflushed. */
+function unflushedCopies(torn: CycleRecord['tornPagesBefore']): string[] {
+  const early = torn.filter((p) => (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite));
+  if (!early.length) return [];
+  const lost = early.filter((p) => !p.doublewrite.restorable).length;
+  return [`${early.length} torn page${early.length === 1 ? "'s" : "s'"} home write${early.length === 1 ? ' was' : 's were'} issued while ${early.length === 1 ? 'its' : 'their'} doublewrite copy was still unflushed (no flush between them), ${lost} of them left with no copy the server accepts`];
+}
+
 export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashScan, recovery: RecoveryResult, after: AfterScan | null): void {
   writeFileSync(join(dir, 'error.log'), recovery.errorLog);
   const events = classifyErrorLog(recovery.errorLog);
@@ -44,7 +52,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
   });
   record.verdict = verdict;
   const page0Findings = record.tornPagesBefore.flatMap((p) => (p.page0?.finding ? [p.page0.finding] : []));
-  record.reason = [reason, ...page0Findings].join('; ');
+  record.reason = [reason, ...page0Findings, ...unflushedCopies(record.tornPagesBefore)].join('; ');
   if (!scanned.reconciliation.ok) {
     record.verdict = 'rig-error';
     record.error = describeMismatch(scanned.reconciliation);

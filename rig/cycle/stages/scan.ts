@@ -13,7 +13,8 @@ import { readCheckpoint } from '../../pages/redo-checkpoint.js';
 import type { Reconciliation, ScenarioSettings, TornPage, TruthCounts } from '../../results/types.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { diskOptionsFor } from '../disk-options.js';
-import { derivePageTruth } from '../page-truth.js';
+import { findCopiesInFlight } from '../copies-in-flight.js';
+import { derivePageTruth, type PageTruth } from '../page-truth.js';
 import { reconcileScan } from '../reconcile.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
 import { describeTornPages } from '../torn-pages.js';
@@ -28,6 +29,14 @@ export interface CrashScan {
   pagesTouched: TruthCounts;
   reconciliation: Reconciliation;
   torn: TornPage[];
+}
+
+/** The unflushed doublewrite copies of each torn page of a known tablespace. */
+function copiesInFlight(pages: readonly PageTruth[], scan: DatadirScan, journal: JournalEntry[], plan: CrashPlan) {
+  const torn = pages.filter((p) => p.class === 'torn').map((truth) => ({ truth, file: scan.files.find((f) => f.file === truth.file) }));
+  const pageSize = torn.find((t) => t.file)?.file?.format.pageSize;
+  if (pageSize === undefined) return new Map();
+  return findCopiesInFlight(journal, plan, torn.map(({ truth, file }) => ({ truth, space: file?.space ?? null })), pageSize);
 }
 
 export async function scanCrashImage(
@@ -54,6 +63,6 @@ export async function scanCrashImage(
     disk, datadir, scan, extents, copies, checkpointLsn,
     pagesTouched: truth.counts,
     reconciliation: reconcileScan(truth.pages, scan),
-    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn),
+    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan)),
   };
 }

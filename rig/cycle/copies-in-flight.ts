@@ -1,0 +1,60 @@
+/**
+ * Doublewrite copies that were still in flight at the cut: a pending write (unflushed, so issued
+ * after the disk's last completed flush) that carries an image of a torn page with the same space
+ * id, page number and LSN as the page's newest version, other than the page's own home writes.
+ *
+ * The doublewrite protocol needs the copy durable before the home write starts. A home write that
+ * is itself pending and came after its copy's write, with both unflushed, was issued with no flush
+ * between them: the order the protocol forbids, observed at the device (MariaDB 10.11 with
+ * innodb_flush_method=O_DIRECT_NO_FSYNC does this, MDEV-33545). Content only: the page images are
+ * found by their headers at page-size steps from each write's start, as a doublewrite batch lays
+ * them out.
+ */
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import type { JournalEntry } from '../../faults/journal.js';
+import { FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, readLsn, readU32 } from '../pages/page-format.js';
+import type { CopyInFlight } from '../results/types.js';
+import type { PageTruth } from './page-truth.js';
+
+export const inFlightKey = (space: number, page: number): string => `${space}:${page}`;
+
+interface Wanted {
+  lsn: number;
+  homeSeqs: readonly number[];
+}
+
+/**
+ * For each torn page (by space id and page number), the pending writes that carried a copy of its
+ * newest version, with their fates and whether a home write of the page came after them.
+ */
+export function findCopiesInFlight(
+  journal: readonly JournalEntry[],
+  plan: CrashPlan,
+  torn: readonly { truth: PageTruth; space: number | null }[],
+  pageSize: number,
+): Map<string, CopyInFlight[]> {
+  const wanted = new Map<string, Wanted>();
+  for (const { truth, space } of torn) {
+    if (space === null || truth.newestLsn === null) continue;
+    wanted.set(inFlightKey(space, truth.page), { lsn: truth.newestLsn, homeSeqs: truth.writeSeqs });
+  }
+  const found = new Map<string, CopyInFlight[]>();
+  if (!wanted.size) return found;
+  const fates = new Map(plan.writes.map((w) => [w.seq, w.fate]));
+  for (const entry of journal) {
+    for (let at = 0; at + pageSize <= entry.new.length; at += pageSize) {
+      const image = entry.new.subarray(at, at + pageSize);
+      const key = inFlightKey(readU32(image, FIL_PAGE_SPACE_ID), readU32(image, FIL_PAGE_OFFSET));
+      const want = wanted.get(key);
+      if (!want || want.homeSeqs.includes(entry.seq) || readLsn(image) !== want.lsn) continue;
+      const copies = found.get(key) ?? [];
+      copies.push({
+        seq: entry.seq,
+        fate: fates.get(entry.seq) ?? 'landed',
+        beforeHomeWrite: want.homeSeqs.some((home) => home > entry.seq),
+      });
+      found.set(key, copies);
+    }
+  }
+  return found;
+}

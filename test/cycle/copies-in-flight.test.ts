@@ -1,0 +1,50 @@
+/** Doublewrite copies still unflushed at the cut (rig/cycle/copies-in-flight.ts), on synthetic journals. */
+import t from 'tap';
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import type { JournalEntry } from '../../faults/journal.js';
+import { findCopiesInFlight, inFlightKey } from '../../rig/cycle/copies-in-flight.js';
+import type { PageTruth } from '../../rig/cycle/page-truth.js';
+
+const PS = 4096;
+
+function image(space: number, page: number, lsn: number): Buffer {
+  const b = Buffer.alloc(PS, 0x5a);
+  b.writeUInt32BE(page, 4);
+  b.writeBigUInt64BE(BigInt(lsn), 16);
+  b.writeUInt32BE(space, 34);
+  return b;
+}
+
+const entry = (seq: number, ...pages: Buffer[]): JournalEntry => {
+  const data = Buffer.concat(pages);
+  return { seq, offset: seq * 1 << 20, length: data.length, old: Buffer.alloc(data.length), new: data };
+};
+
+const plan = (fates: Record<number, 'landed' | 'dropped' | 'torn'>): CrashPlan => ({
+  version: 1, seed: 1, atomicUnit: 512, policy: { land: 0.3, drop: 0.3, tear: 0.4 },
+  writes: Object.entries(fates).map(([seq, fate]) => ({ seq: Number(seq), offset: 0, length: PS, units: 8, fate, unitsLanded: [] })),
+});
+
+const truth = (page: number, newestLsn: number, writeSeqs: number[]): PageTruth => ({
+  file: './db/t.ibd', page, class: 'torn', writeSeqs, unitsNew: [true, false], durableLsn: 1, newestLsn,
+});
+
+t.test('a batch write carrying the newest version before the home write: in flight, before it', async (t) => {
+  const journal = [entry(5, image(9, 3, 700), image(9, 0, 800), image(2, 0, 800)), entry(6, image(9, 0, 800))];
+  const found = findCopiesInFlight(journal, plan({ 5: 'torn', 6: 'torn' }), [{ truth: truth(0, 800, [6]), space: 9 }], PS);
+  t.same(found.get(inFlightKey(9, 0)), [{ seq: 5, fate: 'torn', beforeHomeWrite: true }]);
+  t.equal(found.size, 1, 'page 3 was not torn, space 2 page 0 is another page');
+});
+
+t.test('a copy after the home write, an older version, or the home write itself is not a copy in flight before it', async (t) => {
+  const journal = [entry(4, image(9, 0, 799)), entry(6, image(9, 0, 800)), entry(7, image(9, 0, 800))];
+  const found = findCopiesInFlight(journal, plan({ 4: 'landed', 6: 'dropped', 7: 'landed' }), [{ truth: truth(0, 800, [6]), space: 9 }], PS);
+  t.same(found.get(inFlightKey(9, 0)), [{ seq: 7, fate: 'landed', beforeHomeWrite: false }]);
+});
+
+t.test('pages of an unknown space or without an LSN are skipped; nothing torn finds nothing', async (t) => {
+  const journal = [entry(5, image(9, 0, 800))];
+  t.equal(findCopiesInFlight(journal, plan({ 5: 'torn' }), [{ truth: truth(0, 800, [6]), space: null }], PS).size, 0);
+  t.equal(findCopiesInFlight(journal, plan({ 5: 'torn' }), [{ truth: { ...truth(0, 800, [6]), newestLsn: null }, space: 9 }], PS).size, 0);
+  t.equal(findCopiesInFlight(journal, plan({}), [], PS).size, 0);
+});

@@ -1,0 +1,52 @@
+/**
+ * The O_DIRECT_NO_FSYNC finding (docs/findings/o-direct-no-fsync.md), hunted on every run: real
+ * cycles with doublewrite on and innodb_flush_method=O_DIRECT_NO_FSYNC, cut after a count of writes,
+ * until one shows a torn page in use whose home write was issued while its doublewrite copy was
+ * still unflushed and which no accepted copy can restore. The same settings with O_DIRECT (which
+ * flushes the copies first) are checked by test/cycle/crash-cycle.int.test.ts never to show it.
+ */
+import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCycle } from '../../rig/cycle/run-cycle.js';
+import { FINDINGS } from '../../rig/findings/catalog.js';
+import { contradicts } from '../../rig/results/expectation.js';
+import { createLocalRuntime } from '../../rig/runtime/local.js';
+import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+
+const work = mkdtempSync(join(tmpdir(), 'rig-odnf-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+const local = createLocalRuntime();
+const HUNT = 8;
+
+const settings: ScenarioSettings = {
+  name: 'odnf',
+  runtime: 'local',
+  server: { doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC', pageSize: 16384, bufferPool: '64M', redoSize: '96M' },
+  disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'after-writes', writes: 400 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 },
+  load: { kind: 'builtin', connections: 4, tables: 4, rows: 10000, maxSeconds: 120 },
+  expect: 'recovers',
+};
+
+t.test('a home write issued before its copy was flushed leaves a torn page no copy restores', async (t) => {
+  const { server, version } = await local.describe();
+  const seen: string[] = [];
+  let hit: CycleRecord | null = null;
+  for (let seed = 1; seed <= HUNT && !hit; seed++) {
+    const dir = join(work, `hunt-${seed}`);
+    const record = await runCycle({
+      id: `hunt-${seed}`, settings, cycle: seed, seed, expectation: 'recovers', dir,
+      cacheRoot: join(work, 'cache'), runtime: local, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
+    });
+    seen.push(`${seed}: ${record.verdict}`);
+    if (FINDINGS['o-direct-no-fsync'].matches(record)) hit = record;
+  }
+  t.comment(`hunt: ${seen.join(', ')}`);
+  if (!hit) return t.fail(`no cycle of ${HUNT} showed a copy unflushed at its home write: the finding was not reproduced`);
+  t.ok(contradicts('recovers', hit.verdict, hit.tornPagesBefore.length), `${hit.verdict} breaks the claim`);
+  t.match(hit.reason, /home writes? (was|were) issued while (its|their) doublewrite copy was still unflushed \(no flush between them\)/);
+  const early = hit.tornPagesBefore.filter((p) => p.doublewrite.inFlight?.some((c) => c.beforeHomeWrite));
+  t.ok(early.length > 0);
+  t.ok(early.some((p) => !p.doublewrite.restorable && !p.freedBefore && !p.freedAfter), 'one of them in use with no accepted copy');
+});
