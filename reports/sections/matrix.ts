@@ -1,8 +1,9 @@
 /**
  * The scenario matrix as a grid: rows are filesystems (and page sizes where they vary), columns are
- * doublewrite on/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
+ * doublewrite on/fast/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
  */
 import type { CampaignResults, ScenarioSummary } from '../../rig/results/types.js';
+import { DOUBLEWRITE_MODES, doublewriteMode, type DoublewriteMode } from '../../rig/results/doublewrite-mode.js';
 import { FS_LABELS, VERDICT_ORDER, VERDICT_LABELS, formatUnit } from '../format.js';
 import { html, anchorId, type Html } from '../html.js';
 import { STATUS_RANK, STATUS_TEXT, scenarioStatus } from '../outcome.js';
@@ -16,10 +17,12 @@ function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
 
-function columnsOf(scenarios: ScenarioSummary[]): { dw: boolean; unit: number }[] {
+const modeOf = (s: ScenarioSummary): DoublewriteMode => doublewriteMode(s.settings.server.doublewrite);
+
+function columnsOf(scenarios: ScenarioSummary[]): { dw: DoublewriteMode; unit: number }[] {
   const units = unique(scenarios.map((s) => s.settings.disk.atomicUnit)).sort((a, b) => a - b);
-  return [true, false].flatMap((dw) =>
-    units.filter((unit) => scenarios.some((s) => s.settings.server.doublewrite === dw && s.settings.disk.atomicUnit === unit))
+  return DOUBLEWRITE_MODES.flatMap((dw) =>
+    units.filter((unit) => scenarios.some((s) => modeOf(s) === dw && s.settings.disk.atomicUnit === unit))
       .map((unit) => ({ dw, unit })));
 }
 
@@ -42,13 +45,13 @@ export function matrixSection(results: CampaignResults): Html {
   const columns = columnsOf(scenarios);
   const rows = rowsOf(scenarios);
   const pageSizesVary = rows.some((r) => !r.key.endsWith('|'));
-  const groups = [true, false].map((dw) => ({ dw, span: columns.filter((c) => c.dw === dw).length })).filter((g) => g.span > 0);
+  const groups = DOUBLEWRITE_MODES.map((dw) => ({ dw, span: columns.filter((c) => c.dw === dw).length })).filter((g) => g.span > 0);
   return html`<section id="matrix"><h2>Matrix</h2>
 <table class="matrix"><thead>
-<tr><th rowspan="2" class="corner">filesystem${pageSizesVary ? ' · page size' : ''}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw ? 'ON' : 'OFF'}</th>`)}</tr>
+<tr><th rowspan="2" class="corner">filesystem${pageSizesVary ? ' · page size' : ''}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw === 'fast' ? 'fast' : g.dw.toUpperCase()}</th>`)}</tr>
 <tr>${columns.map((c) => html`<th>atomic ${formatUnit(c.unit)}</th>`)}</tr>
 </thead><tbody>${rows.map((row) => html`<tr><th class="row-head">${row.label}</th>${columns.map((c) =>
-    matrixCell(scenarios.filter((s) => rowKey(s, pageSizesVary) === row.key && s.settings.server.doublewrite === c.dw && s.settings.disk.atomicUnit === c.unit)))}</tr>`)}
+    matrixCell(scenarios.filter((s) => rowKey(s, pageSizesVary) === row.key && modeOf(s) === c.dw && s.settings.disk.atomicUnit === c.unit)))}</tr>`)}
 </tbody></table>
 <p class="legend">${STATUS_RANK.map((st) => html`<span class="status status-${st}">${STATUS_TEXT[st].icon} ${STATUS_TEXT[st].label}</span> `)}</p></section>`;
 }

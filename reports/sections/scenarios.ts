@@ -1,4 +1,5 @@
 /** Per scenario: what it expects, how many cycles ran, what they found, and whether it held. */
+import { doublewriteMode } from '../../rig/results/doublewrite-mode.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary } from '../../rig/results/types.js';
 import { EXPECTATION_TEXT, VERDICT_ORDER, formatCount, formatUnit } from '../format.js';
 import { html, anchorId, type Html } from '../html.js';
@@ -9,7 +10,7 @@ import { verdictChip } from './verdict-chip.js';
 
 export function settingsSummary(s: ScenarioSettings): string {
   return [
-    `doublewrite ${s.server.doublewrite ? 'on' : 'off'}`,
+    `doublewrite ${doublewriteMode(s.server.doublewrite)}`,
     `atomic ${formatUnit(s.disk.atomicUnit)}`,
     s.disk.fs,
     `page ${formatUnit(s.server.pageSize)}`,

@@ -61,6 +61,13 @@ export function parseOnOff(value: unknown): Parsed<boolean> {
   return fail(`${show(value)} is not on or off; use on or off`);
 }
 
+/** innodb_doublewrite: on, off, or fast (MariaDB 11.x; the server in use is checked before the run). */
+export function parseDoublewrite(value: unknown): Parsed<boolean | 'fast'> {
+  if (value === 'fast') return ok('fast');
+  const onOff = parseOnOff(value);
+  return onOff.ok ? onOff : fail(`${show(value)} is not on, off or fast; use on, off or fast (fast: MariaDB 11.x only)`);
+}
+
 export function parseTriggerField(value: unknown): Parsed<TriggerSpec> {
   if (typeof value !== 'string') return fail(`${show(value)} is not a trigger; use 'armed 16', 'after-writes N' or 'at-time 5s'`);
   const trigger = parseTrigger(value);

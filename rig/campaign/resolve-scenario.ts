@@ -1,8 +1,10 @@
 /**
  * One scenario's full settings: the built-in defaults, then the campaign's `defaults`, then the
- * scenario's own fields, section by section. The expectation follows from the result unless set.
+ * scenario's own fields, section by section. The expectation follows from the result unless set;
+ * an image may be named by its catalog name (mariadb-11.8) or by any tag.
  */
 import type { ScenarioSettings } from '../results/types.js';
+import { findImageSpec } from '../docker/image-catalog.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from './builtin-defaults.js';
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
@@ -38,7 +40,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
     expect: 'recovers',
   };
   const image = scenario.image ?? defaults.image;
-  if (image !== undefined) settings.image = image;
+  if (image !== undefined) settings.image = findImageSpec(image)?.tag ?? image; // a catalog name names its tag
   const exercise = scenario.exercise ?? defaults.exercise;
   if (exercise !== undefined) settings.exercise = { minShare: exercise.minShare };
   const findings = scenario.findings ?? defaults.findings;

@@ -9,7 +9,7 @@ import {
   show,
   parseAtomicUnit,
   parseBytes,
-  parseOnOff,
+  parseDoublewrite,
   parsePageSize,
   parseTriggerField,
 } from './field-parsers.js';
@@ -54,7 +54,7 @@ export const safeName = z.string().regex(SAFE_NAME, {
 });
 
 export const serverSchema = section({
-  doublewrite: field(parseOnOff).optional(),
+  doublewrite: field(parseDoublewrite).optional(),
   flushMethod: z.enum(FLUSH_METHODS).optional(),
   pageSize: field(parsePageSize).optional(),
   bufferPool: field((v) => parseBytes(v, '64M', 2 * 1024 * 1024)).optional(),

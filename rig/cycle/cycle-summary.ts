@@ -1,4 +1,5 @@
 /** The short human summary `rig cycle` prints. */
+import { doublewriteMode } from '../results/doublewrite-mode.js';
 import type { CycleRecord, Phase } from '../results/types.js';
 
 const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
@@ -8,7 +9,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   const lines = [
     `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
     `  ${r.reason}`,
-    `  settings: doublewrite ${s.server.doublewrite ? 'on' : 'off'}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}`,
+    `  settings: doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}`,
   ];
   if (r.cut) {
     lines.push(

@@ -8,6 +8,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contradicts } from '../results/expectation.js';
 import type { CycleRecord, Expectation, Phase, ScenarioSettings } from '../results/types.js';
+import { innodbArgs } from '../runtime/server-args.js';
+import { serverIdentity } from '../runtime/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { cutSummary } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
@@ -48,6 +50,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
   mkdirSync(input.dir, { recursive: true });
   const cutDir = join(input.dir, 'cut');
   try {
+    record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, serverIdentity(input.serverVersion)) };
     const live = await timer.time('prepare', () => prepare({ ...input, cutDir }, cleanup));
     const fired = await timer.time('load', () => loadUntilFired(live, settings, input.seed, cleanup, signal));
     const cut = await timer.time('cut', () => cutPower(live, fired, cleanup));

@@ -56,13 +56,40 @@ export function pickMirror(entries: AptEntry[], suite: string): string | null {
   return hit ? hit.uri.replace(/\/+$/, '') : null;
 }
 
-/** The entries for `suite` and its family (suite-updates, suite-security), as sources.list lines. */
-export function sourcesListFor(entries: AptEntry[], suite: string): string {
+/**
+ * The entries for `suite` and its family (suite-updates, suite-security), as sources.list lines;
+ * with `as`, the same lines for another suite (a Debian mirror serves every suite the same way).
+ */
+export function sourcesListFor(entries: AptEntry[], suite: string, as = suite): string {
   const lines: string[] = [];
   for (const entry of entries) {
     for (const s of entry.suites.filter((x) => x === suite || x.startsWith(`${suite}-`))) {
-      lines.push(`deb ${entry.uri} ${s} ${entry.components.join(' ')}`);
+      lines.push(`deb ${entry.uri} ${as}${s.slice(suite.length)} ${entry.components.join(' ')}`);
     }
   }
   return `${[...new Set(lines)].join('\n')}\n`;
+}
+
+/** The host's own Debian suite (VERSION_CODENAME in /etc/os-release), or null. */
+export async function readHostSuite(osRelease = '/etc/os-release'): Promise<string | null> {
+  const text = await readFile(osRelease, 'utf8').catch(() => '');
+  return /^VERSION_CODENAME="?([a-z]+)"?$/m.exec(text)?.[1] ?? null;
+}
+
+export interface MirrorChoice {
+  uri: string;
+  sourcesList: string; // the image's /etc/apt/sources.list
+}
+
+/**
+ * Where to bootstrap `suite` from: a mirror the host lists for it, else the host's own Debian
+ * mirror (the one serving its own suite), since one Debian mirror serves every suite. The image's
+ * sources.list repeats the host's entries of that family (-updates, -security) for `suite`.
+ */
+export function chooseMirror(entries: AptEntry[], suite: string, hostSuite: string | null): MirrorChoice | null {
+  for (const family of [suite, hostSuite]) {
+    const uri = family ? pickMirror(entries, family) : null;
+    if (uri && family) return { uri, sourcesList: sourcesListFor(entries, family, suite) };
+  }
+  return null;
 }

@@ -6,7 +6,7 @@
 import type Dockerode from 'dockerode';
 import { join } from 'node:path';
 import { rigFailure } from '../errors.js';
-import { BASE_IMAGE, importDebianBase } from './debian-base.js';
+import { baseImage, importDebianBase } from './debian-base.js';
 import { followStream } from './follow-stream.js';
 import { IMAGE_CATALOG, type ImageSpec, imagesDir, requireImageSpec } from './image-catalog.js';
 import type { DockerPaths } from './paths.js';
@@ -31,8 +31,9 @@ export async function imageExists(docker: Dockerode, tag: string): Promise<boole
   return docker.getImage(tag).inspect().then(() => true, () => false);
 }
 
+/** The images named (with --offline, only offline ones may be), else every offline or every registry one. */
 export function selectImages(names: string[] | undefined, offline: boolean): ImageSpec[] {
-  if (names && names.length > 0) return names.map(requireImageSpec);
+  if (names && names.length > 0) return names.map((name) => requireImageSpec(name, offline));
   return IMAGE_CATALOG.filter((spec) => spec.offline === offline);
 }
 
@@ -48,8 +49,8 @@ export async function buildImages(request: BuildRequest): Promise<BuiltImage[]> 
       results.push({ name: spec.name, tag: spec.tag, status: 'cached', ms: Date.now() - started });
       continue;
     }
-    if (spec.offline && !(await imageExists(request.docker, BASE_IMAGE))) {
-      await importDebianBase({ docker: request.docker, paths: request.paths, log, signal: request.signal });
+    if (spec.offline && !(await imageExists(request.docker, baseImage(spec.suite)))) {
+      await importDebianBase({ docker: request.docker, paths: request.paths, suite: spec.suite, log, signal: request.signal });
     }
     log(`${prefix}: building from images/${spec.name}`);
     await buildOne(request, spec, (line) => log(`  ${line}`));

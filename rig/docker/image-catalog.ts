@@ -1,19 +1,26 @@
 /**
  * The server images the rig knows how to build: one folder under images/ each. Registry images
- * start FROM the upstream image; the offline one starts FROM the debootstrap base.
+ * start FROM the upstream image; offline ones start FROM a debootstrap base of their Debian suite
+ * (bookworm for MariaDB 10.11, trixie for MariaDB 11.8).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { badInput } from '../errors.js';
 
-export interface ImageSpec {
+/** The Debian suites an offline image can start from. */
+export type DebianSuite = 'bookworm' | 'trixie';
+
+interface SpecBase {
   name: string; // the folder under images/, and what `--image` takes
   tag: string; // what the runtime's `image` names
-  offline: boolean; // buildable with no registry (from the debootstrap base)
 }
 
+/** Offline images build with no registry, FROM powercut-rig/debian-base:<suite>. */
+export type ImageSpec = (SpecBase & { offline: true; suite: DebianSuite }) | (SpecBase & { offline: false });
+
 export const IMAGE_CATALOG: readonly ImageSpec[] = [
-  { name: 'mariadb-offline', tag: 'powercut-rig/mariadb-offline:10.11', offline: true },
+  { name: 'mariadb-offline', tag: 'powercut-rig/mariadb-offline:10.11', offline: true, suite: 'bookworm' },
+  { name: 'mariadb-11.8', tag: 'powercut-rig/mariadb-offline:11.8', offline: true, suite: 'trixie' },
   { name: 'mariadb-10.11', tag: 'powercut-rig/mariadb:10.11', offline: false },
   { name: 'mariadb-11.4', tag: 'powercut-rig/mariadb:11.4', offline: false },
   { name: 'mysql-8.0', tag: 'powercut-rig/mysql:8.0', offline: false },
@@ -25,10 +32,17 @@ export function findImageSpec(nameOrTag: string): ImageSpec | undefined {
   return IMAGE_CATALOG.find((spec) => spec.name === nameOrTag || spec.tag === nameOrTag);
 }
 
-export function requireImageSpec(nameOrTag: string): ImageSpec {
+/** The catalog names `--image` takes: the offline ones only, with --offline. */
+export function imageNames(offline: boolean): string[] {
+  return IMAGE_CATALOG.filter((spec) => !offline || spec.offline).map((spec) => spec.name);
+}
+
+/** An entry by name or tag; with `offline`, only one that builds with no registry. */
+export function requireImageSpec(nameOrTag: string, offline = false): ImageSpec {
   const spec = findImageSpec(nameOrTag);
-  if (spec) return spec;
-  const names = IMAGE_CATALOG.map((s) => s.name).join(', ');
+  if (spec && (spec.offline || !offline)) return spec;
+  const names = imageNames(offline).join(', ');
+  if (spec) throw badInput(`image "${nameOrTag}" needs a registry and cannot be built with --offline: pick one of ${names}, or drop --offline`);
   throw badInput(`unknown image "${nameOrTag}": pick one of ${names}`);
 }
 

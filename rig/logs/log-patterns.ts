@@ -35,6 +35,9 @@ export const LOG_RULES: readonly LogRule[] = [
   // ./db/t.ibd is corrupted"), and what a query on such a table is told
   { kind: 'corruption', pattern: /\bThe first page of file\b.*\bis corrupted\b/i },
   { kind: 'corruption', pattern: /\bTable\b.*\bis corrupted\b/i },
+  // MariaDB 11.8 when page 0 of an undo tablespace is torn and no copy fits: "Unable to read
+  // first page of file .//undo001" (after "... could not be found in the doublewrite buffer")
+  { kind: 'corruption', pattern: /\bUnable to read first page of file\b/i },
 
   { kind: 'abort', pattern: /\bAborting\b/ },
   { kind: 'abort', pattern: /registration as a STORAGE ENGINE failed/i },

@@ -9,8 +9,9 @@ export interface PageRef {
 const PAGE_ID = /\[page id: space=(\d+), page number=(\d+)\]/;
 // "corrupted page 1 in file ...", "failed to read page 1 from ..."
 const PAGE_NO = /\bpage (\d+)\b/i;
-// MariaDB: "The first page of file ./db/t.ibd is corrupted" names page 0
-const FIRST_PAGE = /\bThe first page of file\b/i;
+// MariaDB: "The first page of file ./db/t.ibd is corrupted", "Unable to read first page of file
+// .//undo001" (11.8) name page 0
+const FIRST_PAGE = /\bfirst page of file\b/i;
 // "Space ID: 0" / "space 12"
 const SPACE_ID = /\bspace(?: ID:)? (\d+)\b/i;
 // a tablespace or doublewrite file: ./db/t.ibd, './ibdata1', ./undo_001, ./#ib_16384_0.dblwr
@@ -32,6 +33,6 @@ export function extractPageRef(text: string): PageRef {
     if (space) ref.space = Number(space[1]);
   }
   const file = TABLESPACE_FILE.exec(text);
-  if (file) ref.file = file[0];
+  if (file) ref.file = file[0].replace(/\/{2,}/g, '/'); // MariaDB 11.8 writes undo files as './/undo002'
   return ref;
 }

@@ -1,6 +1,7 @@
 /**
  * The checkpoint LSN recovery starts from, read from the redo log's header the way the server
- * reads it. MariaDB 10.8+ (ib_logfile0, format "Phys"): two checkpoint blocks at 4096 and 8192,
+ * reads it. MariaDB 10.8+ (ib_logfile0, format "Phys"; 11.8.9 writes the same, checked on its
+ * files and against the LSN its recovery starts from): two checkpoint blocks at 4096 and 8192,
  * each the checkpoint LSN (8 bytes), the end LSN at that checkpoint (8), and a CRC-32C of the
  * first 60 bytes at +60; the valid block with the larger LSN wins. Other formats (MariaDB before
  * 10.8, MySQL's #innodb_redo files) are not read: null, with the reason.

@@ -6,6 +6,7 @@
  * writes in flight) one more, "exercised its claim", that fails when the scenario was vacuous.
  */
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
+import { doublewriteMode } from './doublewrite-mode.js';
 import { describeExercise } from './exercise-claim.js';
 import { contradicts } from './expectation.js';
 import type { CampaignResults, CycleRecord, ScenarioSummary } from './types.js';
@@ -36,7 +37,7 @@ function renderSuite(campaign: string, summary: ScenarioSummary, cycles: CycleRe
   const time = cycles.reduce((sum, c) => sum + cycleMs(c), 0);
   const s = summary.settings;
   const properties = [
-    ['expect', summary.expectation], ['doublewrite', s.server.doublewrite ? 'on' : 'off'], ['pageSize', String(s.server.pageSize)],
+    ['expect', summary.expectation], ['doublewrite', doublewriteMode(s.server.doublewrite)], ['pageSize', String(s.server.pageSize)],
     ['flushMethod', s.server.flushMethod], ['atomicUnit', String(s.disk.atomicUnit)], ['fs', s.disk.fs], ['runtime', s.runtime],
   ].map(([name, value]) => `      <property name="${x(name!)}" value="${x(value!)}"/>`);
   const xml = [

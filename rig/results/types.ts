@@ -29,7 +29,8 @@ export type TriggerSpec =
   | { kind: 'manual' };
 
 export interface ServerSettings {
-  doublewrite: boolean;
+  /** innodb_doublewrite: on, off, or 'fast' (MariaDB 11.x: like on, without syncing data files). */
+  doublewrite: boolean | 'fast';
   flushMethod: string; // innodb_flush_method, e.g. O_DIRECT, fsync
   pageSize: number; // innodb_page_size in bytes
   bufferPool: string; // innodb_buffer_pool_size, e.g. 64M
@@ -289,6 +290,8 @@ export interface CycleRecord {
   evidenceDir: string | null; // relative to the results folder, when evidence was kept
   repro: string; // the command that rebuilds this crash image
   error?: string; // for rig-error: what failed
+  /** The server that ran the cycle and the InnoDB options its settings mapped to (absent in older records). */
+  server?: { version: string; innodb: string[] };
 }
 
 export interface ScenarioSummary {

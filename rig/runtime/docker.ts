@@ -17,6 +17,7 @@ import { findRigCause } from './rig-cause.js';
 import { CONTAINER_DATADIR, CONTAINER_RUNDIR, containerOptions, removeContainer, runToCompletion } from './docker-container.js';
 import { inspectServerImage, type ServerImage } from './docker-image.js';
 import { DockerServer, exitFromCode } from './docker-server.js';
+import type { ServerIdentity } from './server-identity.js';
 import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
 import { waitForReady } from './wait-for-ready.js';
 
@@ -40,6 +41,7 @@ export class DockerRuntime implements ServerRuntime {
   readonly name = 'docker' as const;
   readonly runId: string;
   private info: Promise<ServerImage> | null = null;
+  private about: Promise<{ server: string; version: string }> | null = null;
 
   constructor(private readonly options: DockerRuntimeOptions) {
     this.runId = options.runId ?? `${process.pid}-${Date.now().toString(36)}`;
@@ -50,7 +52,19 @@ export class DockerRuntime implements ServerRuntime {
     return this.info;
   }
 
-  async describe(): Promise<{ server: string; version: string }> {
+  /** The server in the image and its version, asked once (a probe container runs `--version`). */
+  describe(): Promise<{ server: string; version: string }> {
+    this.about ??= this.probeVersion();
+    this.about.catch(() => (this.about = null)); // a failed probe is asked again next time
+    return this.about;
+  }
+
+  private async identity(): Promise<ServerIdentity> {
+    const [image, about] = await Promise.all([this.image(), this.describe()]);
+    return { flavor: image.flavor, version: about.version };
+  }
+
+  private async probeVersion(): Promise<{ server: string; version: string }> {
     const image = await this.image();
     const plan = { image: image.image, runId: this.runId, role: 'probe' as const, command: [image.server, '--version'], user: '0:0' };
     const run = await runToCompletion(this.options.docker, plan, 30_000);
@@ -65,7 +79,7 @@ export class DockerRuntime implements ServerRuntime {
     if (!entries) throw rigFailure(`datadir ${spec.datadir} does not exist`);
     if (entries.length > 0) throw rigFailure(`datadir ${spec.datadir} is not empty: initialize needs an empty one`);
     const owner = await stat(spec.datadir);
-    const args = asOwner(initializeArgs(CONTAINER_DATADIR, spec.settings, image.flavor), owner.uid);
+    const args = asOwner(initializeArgs(CONTAINER_DATADIR, spec.settings, await this.identity()), owner.uid);
     const plan = { image: image.image, runId: this.runId, role: 'install' as const, command: [image.installer, ...args], user: `${owner.uid}:${owner.gid}`, datadir: spec.datadir };
     const run = await runToCompletion(this.options.docker, plan, INIT_TIMEOUT_MS, spec.signal);
     if (run.exitCode === 0) return;
@@ -94,7 +108,7 @@ export class DockerRuntime implements ServerRuntime {
     const owner = await stat(spec.datadir);
     if (owner.uid !== 0) await chown(spec.runDir, owner.uid, owner.gid);
     const layout = { datadir: CONTAINER_DATADIR, socketPath: `${CONTAINER_RUNDIR}/mysqld.sock`, pidFile: `${CONTAINER_RUNDIR}/mysqld.pid`, tmpdir: CONTAINER_RUNDIR };
-    const args = [...asOwner(serverArgs(layout, spec.settings, image.flavor), owner.uid), `--log-error=${CONTAINER_RUNDIR}/error.log`];
+    const args = [...asOwner(serverArgs(layout, spec.settings, await this.identity()), owner.uid), `--log-error=${CONTAINER_RUNDIR}/error.log`];
     const logPath = join(spec.runDir, 'error.log');
     const logOffset = (await stat(logPath).catch(() => null))?.size ?? 0;
     const plan = { image: image.image, runId: this.runId, role: 'server' as const, command: [image.server, ...args], user: `${owner.uid}:${owner.gid}`, datadir: spec.datadir, runDir: spec.runDir };

@@ -66,7 +66,7 @@ export class LocalRuntime implements ServerRuntime {
     await checkFreeSpace(spec.datadir, (readSize(spec.settings.redoSize) ?? 0) + 64 * 1048576, 'datadir');
     const tool = binary.flavor === 'mariadb' ? binary.installDb : binary.path;
     if (!tool) throw rigFailure('mariadb-install-db was not found: install mariadb-server (make apt)');
-    const result = await execa(tool, initializeArgs(spec.datadir, spec.settings, binary.flavor), {
+    const result = await execa(tool, initializeArgs(spec.datadir, spec.settings, binary), {
       reject: false,
       all: true,
       timeout: INIT_TIMEOUT_MS,
@@ -81,7 +81,7 @@ export class LocalRuntime implements ServerRuntime {
   async start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome> {
     const binary = await this.server();
     const layout = localLayout(spec);
-    const args = serverArgs(layout, spec.settings, binary.flavor);
+    const args = serverArgs(layout, spec.settings, binary);
     await this.preflight(spec, layout.socketPath);
     if (spec.signal?.aborted) throw rigFailure('server start was aborted before it began');
     const server = await spawnServer(binary.path, args, spec, layout);

@@ -1,10 +1,11 @@
 /**
  * The server's command line for one datadir: no option files, unix socket only, and the InnoDB
- * settings of the scenario plus those that keep a crash test honest (every commit flushed).
+ * settings of the scenario plus those that keep a crash test honest (every commit flushed). The
+ * settings map to the options the server in use accepts (rig/runtime/server-identity.ts).
  */
 import type { ServerSettings } from '../results/types.js';
 import { badInput } from '../errors.js';
-import type { ServerFlavor } from './find-server-binary.js';
+import { hasDoublewriteFast, type ServerIdentity } from './server-identity.js';
 
 export const PAGE_SIZES = [4096, 8192, 16384, 32768, 65536];
 const FLUSH_METHODS = ['fsync', 'o_dsync', 'littlesync', 'nosync', 'o_direct', 'o_direct_no_fsync'];
@@ -30,13 +31,52 @@ export function validateServerSettings(settings: ServerSettings): void {
   }
 }
 
+/** Why this server cannot run these settings (one line ending with the fix), or null. */
+export function unsupportedSetting(settings: ServerSettings, server: ServerIdentity): string | null {
+  if (settings.doublewrite === 'fast' && !hasDoublewriteFast(server)) {
+    return `doublewrite: fast needs MariaDB 11.0.6, 11.1.5, 11.2.4, 11.4.2 or later (innodb_doublewrite=fast); this server is ${server.version}: use doublewrite: on, or an 11.x image such as powercut-rig/mariadb-offline:11.8`;
+  }
+  const method = settings.flushMethod.toLowerCase();
+  if (hasDoublewriteFast(server) && (method === 'littlesync' || method === 'nosync')) {
+    return `flush method ${settings.flushMethod} is gone in ${server.version} (innodb_flush_method is deprecated there): use fsync, O_DSYNC, O_DIRECT or O_DIRECT_NO_FSYNC`;
+  }
+  return null;
+}
+
+const onOff = (on: boolean) => (on ? 'ON' : 'OFF');
+
+/**
+ * Doublewrite and flushing. Up to MariaDB 10.11 (and MySQL): innodb_doublewrite ON/OFF and
+ * innodb_flush_method. Where innodb_doublewrite=fast exists, innodb_flush_method is deprecated:
+ * the rig passes what the server itself maps it to (measured on 11.8.9) —
+ *   fsync      data files buffered
+ *   O_DSYNC    data files unbuffered and write-through, ib_logfile0 write-through
+ *   O_DIRECT   data files unbuffered
+ *   O_DIRECT_NO_FSYNC  as O_DIRECT, and doublewrite ON becomes fast (MDEV-33545)
+ */
+export function durabilityArgs(settings: ServerSettings, server: ServerIdentity): string[] {
+  const problem = unsupportedSetting(settings, server);
+  if (problem) throw badInput(problem);
+  const dw = settings.doublewrite;
+  if (!hasDoublewriteFast(server)) {
+    return [`--innodb-doublewrite=${onOff(dw !== false)}`, `--innodb-flush-method=${settings.flushMethod}`];
+  }
+  const method = settings.flushMethod.toLowerCase();
+  const fast = dw === 'fast' || (dw === true && method === 'o_direct_no_fsync');
+  return [
+    `--innodb-doublewrite=${fast ? 'fast' : onOff(dw !== false)}`,
+    `--innodb-data-file-buffering=${onOff(method === 'fsync')}`,
+    `--innodb-data-file-write-through=${onOff(method === 'o_dsync')}`,
+    `--innodb-log-file-write-through=${onOff(method === 'o_dsync')}`,
+  ];
+}
+
 /** The InnoDB settings, as options both the server and the datadir initialiser accept. */
-export function innodbArgs(settings: ServerSettings): string[] {
+export function innodbArgs(settings: ServerSettings, server: ServerIdentity): string[] {
   validateServerSettings(settings);
   return [
     `--innodb-page-size=${settings.pageSize}`,
-    `--innodb-doublewrite=${settings.doublewrite ? 'ON' : 'OFF'}`,
-    `--innodb-flush-method=${settings.flushMethod}`,
+    ...durabilityArgs(settings, server),
     `--innodb-buffer-pool-size=${settings.bufferPool}`,
     `--innodb-log-file-size=${settings.redoSize}`,
     '--innodb-flush-log-at-trx-commit=1', // an acknowledged commit is on disk: the ledger relies on it
@@ -56,7 +96,7 @@ function userArgs(): string[] {
 }
 
 /** The full command line; `--no-defaults` must come first. The error log goes to stderr. */
-export function serverArgs(layout: ServerLayout, settings: ServerSettings, flavor: ServerFlavor): string[] {
+export function serverArgs(layout: ServerLayout, settings: ServerSettings, server: ServerIdentity): string[] {
   const args = [
     '--no-defaults',
     `--datadir=${layout.datadir}`,
@@ -66,16 +106,16 @@ export function serverArgs(layout: ServerLayout, settings: ServerSettings, flavo
     `--tmpdir=${layout.tmpdir}`,
     '--skip-log-bin',
     ...userArgs(),
-    ...innodbArgs(settings),
+    ...innodbArgs(settings, server),
   ];
-  if (flavor === 'mysql') args.push('--mysqlx=OFF'); // X plugin would open its own socket in /var/run
+  if (server.flavor === 'mysql') args.push('--mysqlx=OFF'); // X plugin would open its own socket in /var/run
   return args;
 }
 
 /** The datadir initialiser's command line (mariadb-install-db, or mysqld --initialize-insecure). */
-export function initializeArgs(datadir: string, settings: ServerSettings, flavor: ServerFlavor): string[] {
-  if (flavor === 'mysql') {
-    return ['--no-defaults', '--initialize-insecure', `--datadir=${datadir}`, ...userArgs(), ...innodbArgs(settings)];
+export function initializeArgs(datadir: string, settings: ServerSettings, server: ServerIdentity): string[] {
+  if (server.flavor === 'mysql') {
+    return ['--no-defaults', '--initialize-insecure', `--datadir=${datadir}`, ...userArgs(), ...innodbArgs(settings, server)];
   }
   return [
     '--no-defaults',
@@ -83,6 +123,6 @@ export function initializeArgs(datadir: string, settings: ServerSettings, flavor
     '--auth-root-authentication-method=normal', // root@localhost, no password: the rig's only user
     '--skip-test-db',
     ...userArgs(),
-    ...innodbArgs(settings),
+    ...innodbArgs(settings, server),
   ];
 }

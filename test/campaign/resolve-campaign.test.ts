@@ -11,6 +11,19 @@ t.test('a bare scenario gets the built-in defaults and the expectation they impl
   t.equal(s!.cycles, 3);
 });
 
+t.test('doublewrite: fast, and an image named by its catalog name', async (t) => {
+  const c = parse(`name: c
+defaults: {runtime: docker, image: mariadb-11.8}
+scenarios:
+  - {name: fast, server: {doublewrite: fast}}
+  - {name: tagged, image: my/mariadb:11.8, server: {doublewrite: on}}
+`);
+  t.same(c.scenarios.map((s) => [s.settings.image, s.settings.server.doublewrite, s.settings.expect]), [
+    ['powercut-rig/mariadb-offline:11.8', 'fast', 'recovers'],
+    ['my/mariadb:11.8', true, 'recovers'],
+  ]);
+});
+
 t.test('defaults apply section by section; the scenario wins key by key', async (t) => {
   const c = parse(`name: c
 defaults:

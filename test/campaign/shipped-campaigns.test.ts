@@ -34,3 +34,16 @@ t.test('campaigns/nightly.yml: page sizes, flush methods and filesystems', async
   t.same([...values((s) => s.settings.expect)].sort(), ['never-torn', 'recovers', 'torn-reproduced']);
   t.ok(planCycles(c).length >= 300, `${planCycles(c).length} cycles`);
 });
+
+t.test('campaigns/mariadb-11.8.yml: MariaDB 11.8 in its offline image, doublewrite on/fast/off', async (t) => {
+  const c = await loadCampaign('campaigns/mariadb-11.8.yml');
+  t.same(c.scenarios.map((s) => [s.settings.name, s.settings.server.doublewrite, s.settings.server.flushMethod, s.settings.expect, s.cycles]), [
+    ['dw-on-o-direct-no-fsync', true, 'O_DIRECT_NO_FSYNC', 'recovers', 6],
+    ['dw-fast', 'fast', 'O_DIRECT', 'recovers', 6],
+    ['dw-on-atomic4k', true, 'O_DIRECT', 'recovers', 6],
+    ['dw-off-atomic4k', false, 'O_DIRECT', 'torn-reproduced', 4],
+  ]);
+  for (const s of c.scenarios) {
+    t.same([s.settings.runtime, s.settings.image, s.settings.disk.atomicUnit, s.settings.disk.fs], ['docker', 'powercut-rig/mariadb-offline:11.8', 4096, 'ext4']);
+  }
+});

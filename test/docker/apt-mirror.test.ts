@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseDeb822Sources, parseOneLineSources, pickMirror, sourcesListFor } from '../../rig/docker/apt-mirror.js';
+import { chooseMirror, parseDeb822Sources, parseOneLineSources, pickMirror, readHostSuite, sourcesListFor } from '../../rig/docker/apt-mirror.js';
 
 const deb822 = `Types: deb
 # a comment
@@ -51,4 +51,26 @@ t.test('one-line sources: options, comments and deb-src ignored', async (t) => {
   ]);
   t.equal(pickMirror(entries, 'bookworm'), 'http://mirror.example/debian');
   t.equal(pickMirror(entries, 'trixie'), null, 'no mirror for another suite');
+});
+
+t.test('a suite the host does not list comes from the host mirror, -updates and -security alike', async (t) => {
+  const entries = parseDeb822Sources(deb822);
+  const choice = chooseMirror(entries, 'trixie', 'bookworm');
+  t.same(choice, {
+    uri: 'http://deb.debian.org/debian',
+    sourcesList:
+      'deb http://deb.debian.org/debian/ trixie main\n' +
+      'deb http://deb.debian.org/debian/ trixie-updates main\n' +
+      'deb http://deb.debian.org/debian-security trixie-security main\n',
+  });
+  t.equal(chooseMirror(entries, 'bookworm', null)?.sourcesList, sourcesListFor(entries, 'bookworm'), 'a listed suite: its own entries');
+  t.equal(chooseMirror(entries, 'trixie', null), null, 'no host suite known: no mirror');
+  t.equal(chooseMirror([], 'trixie', 'bookworm'), null);
+});
+
+t.test('the host suite is VERSION_CODENAME from os-release', async (t) => {
+  const dir = t.testdir({ 'os-release': 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n', empty: '' });
+  t.equal(await readHostSuite(`${dir}/os-release`), 'bookworm');
+  t.equal(await readHostSuite(`${dir}/empty`), null);
+  t.equal(await readHostSuite(`${dir}/missing`), null);
 });

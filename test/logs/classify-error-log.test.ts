@@ -19,6 +19,7 @@ interface LogCase {
 
 const MARIADB = 'mariadb-10.11-error-logs';
 const MYSQL = 'mysql-8-error-logs';
+const MARIADB118 = 'mariadb-11.8-error-logs';
 
 // Expected figures come from each fixture folder's README (and the lines it quotes).
 const logCases: LogCase[] = [
@@ -59,6 +60,39 @@ const logCases: LogCase[] = [
     counts: { corruption: 27, 'recovery-start': 2, ready: 1 },
   },
   {
+    dir: MARIADB118, file: 'dw-on-4k-restored-logged.log', ready: true, aborted: false, corruptPages: [],
+    counts: { 'doublewrite-restore': 45, 'recovery-start': 2, ready: 1 },
+  },
+  {
+    // page 0 of sbtest1.ibd torn with pages 1-3 intact and an accepted copy: not restored
+    dir: MARIADB118, file: 'dw-fast-4k-page0-torn-started.log', ready: true, aborted: false,
+    corruptPages: [{ page: 0, file: './sbtest/sbtest1.ibd' }],
+    counts: { corruption: 38, 'doublewrite-restore': 26, 'recovery-start': 2, ready: 1 },
+  },
+  {
+    dir: MARIADB118, file: 'dw-on-nofsync-4k-page0-restored-one-file.log', ready: true, aborted: false,
+    corruptPages: [{ page: 0, file: './sbtest/sbtest2.ibd' }],
+    counts: { corruption: 43, 'doublewrite-restore': 32, 'recovery-start': 2, ready: 1 },
+  },
+  {
+    dir: MARIADB118, file: 'dw-off-4k-refused-ibd.log', ready: false, aborted: true,
+    corruptPages: [
+      { page: 2, file: './undo002' }, { page: 36, file: './undo002' },
+      ...[15, 41, 53, 153].map((page) => ({ page, file: './sbtest/sbtest2.ibd' })),
+    ],
+    counts: { corruption: 6, abort: 4, 'recovery-start': 2 },
+  },
+  {
+    dir: MARIADB118, file: 'dw-off-4k-refused-undo-page0.log', ready: false, aborted: true,
+    corruptPages: [{ space: 1, page: 0, file: './undo001' }, { page: 0, file: './undo001' }],
+    counts: { corruption: 2, abort: 4 },
+  },
+  {
+    dir: MARIADB118, file: 'dw-off-4k-refused-ibd-page0.log', ready: false, aborted: true,
+    corruptPages: [{ space: 9, page: 0, file: './sbtest/rig_history.ibd' }],
+    counts: { corruption: 1, abort: 4, 'recovery-start': 1 },
+  },
+  {
     dir: MYSQL, file: 'mysql-8.0-dblwr-restored.log', ready: true, aborted: false, corruptPages: [],
     counts: { 'doublewrite-restore': 3, 'recovery-start': 2, 'recovery-done': 1, ready: 1 },
   },
@@ -70,7 +104,7 @@ const logCases: LogCase[] = [
 ];
 
 t.test('every fixture log is covered by a case', async (t) => {
-  for (const dir of [MARIADB, MYSQL]) {
+  for (const dir of [MARIADB, MARIADB118, MYSQL]) {
     const logs = readdirSync(`${fixtures}${dir}`).filter((f) => f.endsWith('.log'));
     t.same(logs.filter((f) => !logCases.some((c) => c.dir === dir && c.file === f)), [], dir);
   }
@@ -185,3 +219,11 @@ for (const [text, kind, ref] of lineCases) {
     t.same(events, [{ line: 1, kind, text, ...ref }]);
   });
 }
+
+t.test('MariaDB 11.8 names undo files .//undo002: the page names ./undo002, as the rig does', async (t) => {
+  const text = read(MARIADB118, 'dw-on-4k-restored-logged.log');
+  const restores = classifyErrorLog(text).filter((e) => e.kind === 'doublewrite-restore');
+  t.equal(restores.length, 45);
+  t.ok(restores.some((e) => e.file === './undo002' && e.page === 0 && e.space === 2), 'page 0 of undo002');
+  t.notOk(restores.some((e) => e.file?.includes('//')), 'no doubled slash left');
+});

@@ -26,3 +26,12 @@ t.test('other formats and short files say why they were not read', async (t) => 
   t.match(parseCheckpoint(other), { checkpoint: null, why: /not a MariaDB 10\.8\+ redo log/ });
   t.match(parseCheckpoint(header.subarray(0, 4096)), { checkpoint: null, why: /shorter than its header/ });
 });
+
+t.test('MariaDB 11.8.9 keeps the 10.8 format: "Phys", blocks at 4096 and 8192 (mariadb-install-db, then restarts)', async (t) => {
+  const header118 = readFileSync(new URL('../fixtures/redo/mariadb-11.8-ib_logfile0.head', import.meta.url));
+  t.equal(header118.subarray(16, 30).toString('latin1'), 'MariaDB 11.8.9', 'the creator the header names');
+  t.same(parseCheckpoint(header118), { checkpoint: { lsn: 45434, endLsn: 45434, block: 4096 } });
+  const damaged = Buffer.from(header118);
+  damaged.writeUInt8(damaged.readUInt8(4096) ^ 1, 4096);
+  t.same(parseCheckpoint(damaged), { checkpoint: { lsn: 0xb025, endLsn: 0xb16a, block: 8192 } }, 'the other block when one fails');
+});

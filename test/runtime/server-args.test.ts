@@ -1,13 +1,17 @@
 import t from 'tap';
 import { RigError } from '../../rig/errors.js';
-import { initializeArgs, serverArgs, validateServerSettings } from '../../rig/runtime/server-args.js';
+import { durabilityArgs, initializeArgs, innodbArgs, serverArgs, unsupportedSetting, validateServerSettings } from '../../rig/runtime/server-args.js';
 import type { ServerSettings } from '../../rig/results/types.js';
+import { hasDoublewriteFast, serverIdentity } from '../../rig/runtime/server-identity.js';
 
 const settings: ServerSettings = { doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 4096, bufferPool: '64M', redoSize: '96M' };
+const mariadb1011 = serverIdentity('10.11.19-MariaDB-0+deb12u1');
+const mariadb118 = serverIdentity('11.8.9-MariaDB-0+deb13u1');
+const mysql = serverIdentity('8.4.3');
 const layout = { datadir: '/m/data', socketPath: '/r/mysqld.sock', pidFile: '/r/mysqld.pid', tmpdir: '/r' };
 
 t.test('server command line: no option files, socket only, the scenario and honest flushing', async (t) => {
-  const args = serverArgs(layout, settings, 'mariadb');
+  const args = serverArgs(layout, settings, mariadb1011);
   t.equal(args[0], '--no-defaults', 'must come first');
   for (const arg of [
     '--datadir=/m/data', '--socket=/r/mysqld.sock', '--skip-networking', '--innodb-page-size=4096',
@@ -15,13 +19,13 @@ t.test('server command line: no option files, socket only, the scenario and hone
     '--innodb-log-file-size=96M', '--innodb-flush-log-at-trx-commit=1',
   ]) t.ok(args.includes(arg), arg);
   t.notOk(args.some((a) => a.startsWith('--log-error')), 'the log goes to stderr, which the runtime files');
-  t.ok(serverArgs(layout, settings, 'mysql').includes('--mysqlx=OFF'));
+  t.ok(serverArgs(layout, settings, mysql).includes('--mysqlx=OFF'));
   t.notOk(args.includes('--mysqlx=OFF'));
 });
 
 t.test('initialisation fixes the page size', async (t) => {
-  t.ok(initializeArgs('/m/data', settings, 'mariadb').includes('--innodb-page-size=4096'));
-  t.ok(initializeArgs('/m/data', settings, 'mysql').includes('--initialize-insecure'));
+  t.ok(initializeArgs('/m/data', settings, mariadb1011).includes('--innodb-page-size=4096'));
+  t.ok(initializeArgs('/m/data', settings, mysql).includes('--initialize-insecure'));
 });
 
 t.test('rejects settings the server would refuse, as bad input', async (t) => {
@@ -30,4 +34,44 @@ t.test('rejects settings the server would refuse, as bad input', async (t) => {
     t.throws(() => validateServerSettings({ ...settings, ...change }), RigError, JSON.stringify(change));
   }
   t.doesNotThrow(() => validateServerSettings({ ...settings, flushMethod: 'fsync', bufferPool: '1G' }));
+});
+
+t.test('which servers have innodb_doublewrite=fast (and the flushing booleans)', async (t) => {
+  const cases: [string, boolean][] = [
+    ['10.11.19-MariaDB-0+deb12u1', false], ['11.0.5-MariaDB', false], ['11.0.6-MariaDB', true], ['11.1.4-MariaDB', false],
+    ['11.1.5-MariaDB', true], ['11.2.4-MariaDB', true], ['11.3.2-MariaDB', false], ['11.4.1-MariaDB', false],
+    ['11.4.2-MariaDB', true], ['11.8.9-MariaDB-0+deb13u1', true], ['12.0.2-MariaDB', true], ['8.4.3', false], ['9.7.4', false],
+  ];
+  for (const [version, fast] of cases) t.equal(hasDoublewriteFast(serverIdentity(version)), fast, version);
+  t.equal(serverIdentity('mariadbd 11.8.9-MariaDB-0+deb13u1').flavor, 'mariadb');
+  t.equal(serverIdentity('8.4.3').flavor, 'mysql');
+});
+
+t.test('MariaDB 11.8: flush methods map to what the server derives from them, never the deprecated option', async (t) => {
+  const cases: [ServerSettings['doublewrite'], string, string[]][] = [
+    [true, 'O_DIRECT', ['--innodb-doublewrite=ON', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
+    [true, 'O_DIRECT_NO_FSYNC', ['--innodb-doublewrite=fast', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
+    [false, 'O_DIRECT_NO_FSYNC', ['--innodb-doublewrite=OFF', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
+    ['fast', 'O_DIRECT', ['--innodb-doublewrite=fast', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
+    [true, 'fsync', ['--innodb-doublewrite=ON', '--innodb-data-file-buffering=ON', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
+    [false, 'O_DSYNC', ['--innodb-doublewrite=OFF', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=ON', '--innodb-log-file-write-through=ON']],
+  ];
+  for (const [doublewrite, flushMethod, expected] of cases) {
+    const args = durabilityArgs({ ...settings, doublewrite, flushMethod }, mariadb118);
+    t.same(args, expected, `${String(doublewrite)} + ${flushMethod}`);
+  }
+  t.notOk(serverArgs(layout, settings, mariadb118).some((a) => a.startsWith('--innodb-flush-method')), 'no deprecated option');
+  t.same(durabilityArgs({ ...settings, doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' }, mariadb1011),
+    ['--innodb-doublewrite=ON', '--innodb-flush-method=O_DIRECT_NO_FSYNC'], '10.11 keeps innodb_flush_method');
+});
+
+t.test('doublewrite: fast on a server without it is bad input, one line naming the fix', async (t) => {
+  for (const server of [mariadb1011, mysql]) {
+    const error = t.throws(() => innodbArgs({ ...settings, doublewrite: 'fast' }, server)) as RigError;
+    t.equal(error.exitCode, 2);
+    t.match(error.message, /^doublewrite: fast needs MariaDB 11\.0\.6, .*; this server is .*: use doublewrite: on, or an 11\.x image such as powercut-rig\/mariadb-offline:11\.8$/);
+  }
+  t.equal(unsupportedSetting({ ...settings, doublewrite: 'fast' }, mariadb118), null);
+  t.match(unsupportedSetting({ ...settings, flushMethod: 'nosync' }, mariadb118), /flush method nosync is gone in 11\.8\.9/);
+  t.equal(unsupportedSetting({ ...settings, flushMethod: 'nosync' }, mariadb1011), null);
 });

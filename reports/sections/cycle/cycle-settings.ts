@@ -1,4 +1,5 @@
 /** A cycle's scenario settings, seed and evidence identifiers as a definition list. */
+import { doublewriteMode } from '../../../rig/results/doublewrite-mode.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { formatBytes } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
@@ -17,7 +18,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
   const { server, disk, load } = cycle.settings;
   const rows: [string, string][] = [
     ['seed', String(cycle.seed)],
-    ['doublewrite', server.doublewrite ? 'on' : 'off'],
+    ['doublewrite', doublewriteMode(server.doublewrite)],
     ['page size', formatBytes(server.pageSize)],
     ['flush method', server.flushMethod],
     ['buffer pool / redo', `${server.bufferPool} / ${server.redoSize}`],
@@ -28,6 +29,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
     ['load', `${load.kind}, ${load.connections} connections, ${load.tables} x ${load.rows} rows`],
     ['runtime', cycle.settings.runtime === 'docker' ? `docker ${cycle.settings.image ?? ''}` : 'local'],
   ];
+  if (cycle.server) rows.push(['server', cycle.server.version], ['InnoDB options', cycle.server.innodb.join(' ')]);
   return html`<dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
 <dt>crash image sha256</dt><dd class="mono hash">${cycle.crashImageSha256 ?? '—'}</dd>
 <dt>evidence</dt><dd class="mono">${cycle.evidenceDir ?? 'not kept'}</dd></dl>`;

@@ -26,6 +26,8 @@ import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
+import { unsupportedSetting } from '../../runtime/server-args.js';
+import { serverIdentity } from '../../runtime/server-identity.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { runAction } from '../run-action.js';
 import { summaryLines } from './merge.js';
@@ -46,20 +48,33 @@ function parseEvidenceMax(text: string): number {
   return bytes;
 }
 
-/** One runtime per distinct runtime/image the scenarios name, created (and checked) up front. */
+/**
+ * One runtime per distinct runtime/image the scenarios name, created up front; each scenario's
+ * settings are checked against its server (doublewrite: fast needs MariaDB 11.x) before anything
+ * runs. On any failure the runtimes made so far are closed.
+ */
 async function scenarioRuntimes(campaign: Campaign): Promise<Map<string, ScenarioRuntime>> {
   const byKey = new Map<string, ScenarioRuntime>();
   const byScenario = new Map<string, ScenarioRuntime>();
-  for (const { settings } of campaign.scenarios) {
-    const key = `${settings.runtime}\0${settings.image ?? ''}`;
-    if (!byKey.has(key)) {
-      const runtime = await createRuntime(settings);
-      const { server, version } = await runtime.describe();
-      byKey.set(key, { runtime, serverVersion: `${server} ${version}` });
+  try {
+    for (const { settings } of campaign.scenarios) {
+      const key = `${settings.runtime}\0${settings.image ?? ''}`;
+      if (!byKey.has(key)) {
+        const runtime = await createRuntime(settings);
+        byKey.set(key, { runtime, serverVersion: '' });
+        const { server, version } = await runtime.describe();
+        byKey.set(key, { runtime, serverVersion: `${server} ${version}` });
+      }
+      const chosen = byKey.get(key)!;
+      const unsupported = unsupportedSetting(settings.server, serverIdentity(chosen.serverVersion));
+      if (unsupported) throw badInput(`${campaign.file}: scenario ${settings.name}: ${unsupported}`);
+      byScenario.set(settings.name, chosen);
     }
-    byScenario.set(settings.name, byKey.get(key)!);
+    return byScenario;
+  } catch (error) {
+    for (const r of byKey.values()) await r.runtime.close?.();
+    throw error;
   }
-  return byScenario;
 }
 
 /** The campaign cut down to the scenarios --scenario names (all of them when it names none). */

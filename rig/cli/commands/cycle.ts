@@ -15,6 +15,8 @@ import { formatCycleSummary } from '../../cycle/cycle-summary.js';
 import { runCycle } from '../../cycle/run-cycle.js';
 import { DEFAULT_RECOVERY_BOUNDS } from '../../cycle/stages/recover.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
+import { unsupportedSetting } from '../../runtime/server-args.js';
+import { serverIdentity } from '../../runtime/server-identity.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { runAction } from '../run-action.js';
 
@@ -80,6 +82,8 @@ async function cycle(o: CycleOptions): Promise<number> {
     const runtime = await createRuntime(scenario.settings, signal);
     try {
       const { server, version } = await runtime.describe();
+      const unsupported = unsupportedSetting(scenario.settings.server, serverIdentity(version));
+      if (unsupported) throw badInput(unsupported);
       const record = await runCycle({
         id: 'cycle',
         settings: scenario.settings,
@@ -108,7 +112,7 @@ export function register(program: Command): void {
   program
     .command('cycle')
     .description('run one crash cycle and judge it')
-    .option('--doublewrite <on|off>', 'InnoDB doublewrite buffer', 'on')
+    .option('--doublewrite <on|off|fast>', 'InnoDB doublewrite buffer (fast: MariaDB 11.x)', 'on')
     .option('--atomic <unit>', 'atomic write unit of the disk: 512, 4k, 8k, 16k, 32k, 64k', '4k')
     .option('--fs <fs>', 'ext4, ext4-bigalloc16k, xfs, xfs-su16k, xfs-bs16k', 'ext4')
     .option('--page-size <size>', 'innodb_page_size', '16k')

@@ -1,59 +1,84 @@
 /**
  * `rig images build [--offline] [--image NAME...]`: builds the server images for the docker
- * runtime. Uses the Docker engine that answers, or starts the rig's own (and stops it after;
- * the images stay in its data root, the cache for the next run).
+ * runtime; `rig images list`: which of them the engine has. Both use the Docker engine that
+ * answers, or start the rig's own (and stop it after; the images stay in its data root, the
+ * cache for the next run).
  */
 import type { Command } from 'commander';
 import { buildImages, selectImages } from '../../docker/build-images.js';
-import { connectEngine } from '../../docker/engine.js';
+import { connectEngine, type DockerEngine } from '../../docker/engine.js';
+import { imageNames } from '../../docker/image-catalog.js';
+import { formatImageList, listImages } from '../../docker/list-images.js';
 import { defaultWorkDir, dockerPaths } from '../../docker/paths.js';
 import { runAction } from '../run-action.js';
 
-interface BuildOptions {
-  offline?: boolean;
-  image?: string[];
+interface EngineFlags {
   engineStart: boolean;
   workDir: string;
 }
 
-async function build(options: BuildOptions): Promise<number> {
-  const log = (line: string) => process.stdout.write(`${line}\n`);
-  selectImages(options.image, options.offline ?? false); // bad names fail before any engine starts
+interface BuildOptions extends EngineFlags {
+  offline?: boolean;
+  image?: string[];
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Runs `work` against an engine, with Ctrl-C aborting it, and stops an engine it started. */
+async function withEngine(flags: EngineFlags, work: (engine: DockerEngine, signal: AbortSignal) => Promise<number>): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
-  const engine = await connectEngine({
-    workDir: options.workDir,
-    allowStart: options.engineStart,
-    log,
-    signal: controller.signal,
-  });
   try {
+    const engine = await connectEngine({ workDir: flags.workDir, allowStart: flags.engineStart, log, signal: controller.signal });
+    try {
+      return await work(engine, controller.signal);
+    } finally {
+      await engine.stop();
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+}
+
+async function build(options: BuildOptions): Promise<number> {
+  selectImages(options.image, options.offline ?? false); // bad names fail before any engine starts
+  return withEngine(options, async (engine, signal) => {
     const results = await buildImages({
       docker: engine.docker,
       paths: dockerPaths(options.workDir),
       names: options.image,
       offline: options.offline,
       log,
-      signal: controller.signal,
+      signal,
     });
     const built = results.filter((r) => r.status === 'built').length;
     log(`images: ${built} built, ${results.length - built} cached (engine ${engine.socketPath})`);
     return 0;
-  } finally {
-    process.off('SIGINT', onSignal);
-    await engine.stop();
-  }
+  });
+}
+
+async function list(options: EngineFlags): Promise<number> {
+  return withEngine(options, async (engine) => {
+    for (const line of formatImageList(await listImages(engine.docker))) log(line);
+    return 0;
+  });
+}
+
+function engineOptions(command: Command): Command {
+  return command
+    .option('--no-engine-start', 'fail instead of starting a dockerd when no engine answers')
+    .option('--work-dir <dir>', 'the rig work dir (own engine, caches)', defaultWorkDir());
 }
 
 export function register(program: Command): void {
   const images = program.command('images').description('Server images for the docker runtime.');
-  images
-    .command('build')
-    .description('Build server images (skips those the engine already has).')
-    .option('--offline', 'build from a debootstrap Debian base (no registry needed)')
-    .option('--image <name...>', 'catalog name(s): mariadb-offline, mariadb-10.11, mariadb-11.4, mysql-8.0, mysql-8.4')
-    .option('--no-engine-start', 'fail instead of starting a dockerd when no engine answers')
-    .option('--work-dir <dir>', 'the rig work dir (own engine, caches)', defaultWorkDir())
-    .action(runAction(build));
+  engineOptions(
+    images
+      .command('build')
+      .description('Build server images (skips those the engine already has); --offline with no --image builds every offline one.')
+      .option('--offline', 'build from a debootstrap Debian base (no registry needed)')
+      .option('--image <name...>', `catalog name(s): ${imageNames(false).join(', ')} (offline: ${imageNames(true).join(', ')})`),
+  ).action(runAction(build));
+  engineOptions(images.command('list').description('Show every catalog image and whether the engine has it.')).action(runAction(list));
 }

@@ -30,7 +30,7 @@ async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }
     if (!opts.recover) {
       const binary = await findServerBinary();
       const layout = localLayout({ datadir, runDir: join(cycleDir, 'repro', 'run'), settings: record.settings.server });
-      const cmd = [binary.path, ...serverArgs(layout, record.settings.server, binary.flavor)].map(quote).join(' ');
+      const cmd = [binary.path, ...serverArgs(layout, record.settings.server, binary)].map(quote).join(' ');
       process.stdout.write(`datadir ${datadir} (mounted)\nstart the server by hand:\n  mkdir -p ${quote(join(cycleDir, 'repro', 'run'))} && ${cmd}\n`);
       process.stdout.write(`when done: rig repro --down ${quote(cycleDir)}\n`);
       return 0;

@@ -1,0 +1,122 @@
+/**
+ * MariaDB 11.8 in the image built with no registry (powercut-rig/mariadb-offline:11.8), in real
+ * crash cycles on the power-fail disk: one cycle per headline expectation, each judged by the
+ * oracle, plus what 11.8 changed (doublewrite on + O_DIRECT_NO_FSYNC runs as innodb_doublewrite=
+ * fast; the redo checkpoint the rig reads is the one the server starts recovery from).
+ */
+import t, { type Test } from 'tap';
+import { execa } from 'execa';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
+import { buildImages } from '../../rig/docker/build-images.js';
+import { defaultWorkDir, dockerPaths } from '../../rig/docker/paths.js';
+import { runCycle } from '../../rig/cycle/run-cycle.js';
+import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
+import { createDockerRuntime } from '../../rig/runtime/docker.js';
+import { buildCli, rig } from '../fixtures/campaign-cli.js';
+import { useDockerEngine } from '../fixtures/docker-engine.js';
+
+const image = 'powercut-rig/mariadb-offline:11.8';
+const runId = `mariadb118-test-${process.pid}`;
+const work = mkdtempSync(join(tmpdir(), 'rig-docker-118-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+
+/** The checkpoint the server says it starts recovery from (MariaDB 10.8+: "from checkpoint LSN=N"). */
+const serverCheckpoint = (log: string) => Number(/Starting crash recovery from checkpoint LSN=(\d+)/.exec(log)?.[1] ?? NaN);
+
+t.test('doublewrite: fast on MariaDB 10.11 (the host server) stops the campaign before anything runs: exit 2, one line', async (t) => {
+  await buildCli();
+  const file = join(work, 'fast-on-1011.yml');
+  writeFileSync(file, 'name: fast\nscenarios:\n  - {name: dw-fast, runtime: local, server: {doublewrite: fast}}\n');
+  const run = await rig(['campaign', file, '--out', join(work, 'fast-out')], {});
+  t.equal(run.exitCode, 2, run.stderr);
+  t.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  t.match(run.stderr, /^rig: .*fast-on-1011\.yml: scenario dw-fast: doublewrite: fast needs MariaDB 11\.0\.6, .*; this server is (?:mariadbd )?10\.11\.\d+-MariaDB.*: use doublewrite: on, or an 11\.x image such as powercut-rig\/mariadb-offline:11\.8$/);
+});
+
+const engine = await useDockerEngine(t, runId);
+if (engine) {
+  const started = Date.now();
+  const built = await buildImages({ docker: engine.docker, paths: dockerPaths(defaultWorkDir()), names: ['mariadb-11.8'], log: (l) => t.comment(l) });
+  t.comment(`image ${built[0]?.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const runtime = createDockerRuntime({ docker: engine.docker, image, runId });
+  const { server: binary, version } = await runtime.describe();
+
+  t.test('describe names MariaDB 11.8; rig images list shows the image built', async (t) => {
+    t.equal(binary, 'mariadbd');
+    t.match(version, /^11\.8\.\d+-MariaDB/);
+    const cli = ['--import', '@tapjs/typescript/import', 'test/fixtures/images-cli.ts', 'images', 'list'];
+    // DOCKER_HOST names the test's engine: the command uses it and leaves it running
+    const list = await execa('node', cli, { env: { DOCKER_HOST: `unix://${engine.socketPath}` } });
+    t.match(list.stdout, /^mariadb-11\.8 +powercut-rig\/mariadb-offline:11\.8 +offline \(trixie\) +built, \d+ MB/m);
+    t.match(list.stdout, /^base +powercut-rig\/debian-base:trixie +debootstrap +built/m);
+  });
+
+  async function cycle(name: string, server: Partial<ServerSettings>, disk: Partial<ScenarioSettings['disk']>): Promise<CycleRecord> {
+    const serverSettings: ServerSettings = { doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M', ...server };
+    const diskSettings = { atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20, ...disk };
+    const settings: ScenarioSettings = {
+      name: `docker-118-${name}`, runtime: 'docker', image, server: serverSettings, disk: diskSettings,
+      load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150 },
+      expect: defaultExpectation(serverSettings, diskSettings),
+    };
+    const dir = join(work, settings.name);
+    const record = await runCycle({
+      id: settings.name, settings, cycle: 1, seed: 11, expectation: settings.expect, dir,
+      cacheRoot: join(work, 'cache'), runtime, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
+    });
+    t.comment(`${record.id}: ${record.verdict}, ${record.tornPagesBefore.length} torn; ${record.reason}`);
+    return record;
+  }
+
+  /** Recovery as 11.8 does it: every torn page back, or (the one known exception) a torn page 0 of an .ibd that the server then names, restoring none of that file. */
+  function assertRecovers(t: Test, record: CycleRecord): void {
+    t.ok(record.reconciliation?.ok, "the scan agrees with the disk's record");
+    if (record.verdict === 'restored' || record.verdict === 'no-torn') {
+      t.ok(record.expectationHeld, `recovers: ${record.verdict}`);
+      t.equal(record.ledger.missing, 0, 'every acknowledged commit present');
+      return;
+    }
+    t.equal(record.verdict, 'reported-corruption', `the only other verdict seen on 11.8: ${record.reason}`);
+    const page0 = record.tornPagesBefore.filter((p) => p.page === 0 && p.file.endsWith('.ibd')).map((p) => p.file);
+    t.ok(page0.length > 0, 'a torn page 0 of an .ibd');
+    const named = record.errorLog.events.filter((e) => e.kind === 'corruption' && e.page === 0).map((e) => e.file);
+    t.ok(page0.some((file) => named.includes(file)), `the server named it: ${[...new Set(named)].join(', ')}`);
+  }
+
+  t.test('doublewrite on, O_DIRECT, atomic 4k: torn pages come back', async (t) => {
+    const record = await cycle('dw-on', {}, {});
+    t.not(record.verdict, 'rig-error', record.reason);
+    t.ok(record.tornPagesBefore.length > 0, 'the cut tore pages');
+    t.ok(record.server?.innodb.includes('--innodb-doublewrite=ON'));
+    t.notOk(record.server?.innodb.some((o) => o.startsWith('--innodb-flush-method')), 'no deprecated innodb_flush_method');
+    t.equal(record.checkpointLsn, serverCheckpoint(record.errorLog.events.map((e) => e.text).join('\n')), "the rig's redo reader finds the server's checkpoint");
+    assertRecovers(t, record);
+  });
+
+  t.test('doublewrite on, O_DIRECT_NO_FSYNC: runs as innodb_doublewrite=fast and recovers', async (t) => {
+    const record = await cycle('dw-on-no-fsync', { flushMethod: 'O_DIRECT_NO_FSYNC' }, {});
+    t.not(record.verdict, 'rig-error', record.reason);
+    t.ok(record.server?.innodb.includes('--innodb-doublewrite=fast'), 'mapped to fast, as 11.8 itself maps it');
+    t.ok(record.server?.innodb.includes('--innodb-data-file-buffering=OFF'));
+    assertRecovers(t, record);
+  });
+
+  t.test('doublewrite off, atomic 4k: the negative control tears pages and the server refuses', async (t) => {
+    const record = await cycle('dw-off-4k', { doublewrite: false }, {});
+    t.equal(record.expectation, 'torn-reproduced');
+    t.ok(record.tornPagesBefore.length > 0, 'torn pages in the crash image');
+    t.ok(record.expectationHeld, `${record.verdict}: ${record.reason}`);
+    t.ok(['detected', 'reported-corruption', 'silent-corruption'].includes(record.verdict), record.verdict);
+  });
+
+  t.test('doublewrite off, atomic 16k on bigalloc: never a torn page', async (t) => {
+    const record = await cycle('dw-off-16k-bigalloc', { doublewrite: false }, { atomicUnit: 16384, fs: 'ext4-bigalloc16k' });
+    t.equal(record.expectation, 'never-torn');
+    t.equal(record.verdict, 'no-torn', record.reason);
+    t.ok(record.expectationHeld);
+  });
+}
+
