@@ -30,7 +30,7 @@ const inUse = (p: CycleRecord['tornPagesBefore'][number]): boolean => !p.freedBe
 export const FINDINGS: Record<FindingId, Finding> = {
   'page0-not-restored': {
     id: 'page0-not-restored',
-    title: "MariaDB 10.11 accepts a torn page 0's doublewrite copy and never writes it",
+    title: "MariaDB 10.11 and 11.8 accept a torn page 0's doublewrite copy and never write it",
     doc: 'docs/findings/page0-not-restored.md',
     matches: (r) => r.tornPagesBefore.some((p) => p.page0?.finding),
   },
