@@ -1,6 +1,9 @@
 import t from 'tap';
 import { loadCampaign } from '../../rig/campaign/load-campaign.js';
 import { planCycles } from '../../rig/campaign/plan-cycles.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { FINDING_IDS } from '../../rig/findings/catalog.js';
 
 t.test('campaigns/quick.yml: the three headline scenarios, 3 cycles each, small dataset', async (t) => {
   const c = await loadCampaign('campaigns/quick.yml');
@@ -46,4 +49,19 @@ t.test('campaigns/mariadb-11.8.yml: MariaDB 11.8 in its offline image, doublewri
   for (const s of c.scenarios) {
     t.same([s.settings.runtime, s.settings.image, s.settings.disk.atomicUnit, s.settings.disk.fs], ['docker', 'powercut-rig/mariadb-offline:11.8', 4096, 'ext4']);
   }
+});
+
+t.test('every campaign file in campaigns/ loads', async (t) => {
+  const files = readdirSync('campaigns').filter((f) => f.endsWith('.yml'));
+  t.ok(files.length >= 5);
+  for (const f of files) t.ok((await loadCampaign(join('campaigns', f))).scenarios.length > 0, f);
+});
+
+t.test('campaigns/findings.yml: one scenario hunting each written-up finding', async (t) => {
+  const c = await loadCampaign('campaigns/findings.yml');
+  const hunted = new Set(c.scenarios.flatMap((s) => s.settings.findings ?? []));
+  t.same([...FINDING_IDS].filter((id) => !hunted.has(id)), [], 'no finding without a hunt');
+  for (const s of c.scenarios) t.ok(s.settings.findings?.length, `${s.settings.name} names what it hunts`);
+  const odnf = c.scenarios.find((s) => s.settings.name === 'o-direct-no-fsync')!;
+  t.same(odnf.settings.disk.trigger, { kind: 'after-writes', writes: 400 }, 'not the armed cut, which aims past unflushed copies');
 });
