@@ -1,4 +1,5 @@
 /** The short human summary `rig cycle` prints. */
+import { showMix } from '../load/load-mix.js';
 import type { CycleRecord, Phase } from '../results/types.js';
 
 const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
@@ -8,7 +9,8 @@ export function formatCycleSummary(r: CycleRecord): string {
   const lines = [
     `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
     `  ${r.reason}`,
-    `  settings: doublewrite ${s.server.doublewrite ? 'on' : 'off'}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}`,
+    `  settings: doublewrite ${s.server.doublewrite ? 'on' : 'off'}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
+      (s.load.mix ? `; load mix ${showMix(s.load.mix)}` : ''),
   ];
   if (r.cut) {
     lines.push(
@@ -32,8 +34,9 @@ export function formatCycleSummary(r: CycleRecord): string {
     lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${after}`);
   }
   if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);
+  const steps = r.ledger.steps ? `; lifecycle steps ${r.ledger.steps.acked} acked, ${r.ledger.steps.missing} undone` : '';
   lines.push(
-    `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; ` +
+    `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}${steps}; ` +
       `invariants broken: ${r.invariants.checked ? r.invariants.violations.length : 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`,
   );
   if (r.recovery) {

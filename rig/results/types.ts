@@ -2,6 +2,7 @@
  * The saved shape of a run: one CycleRecord per crash cycle (DIR/cycle.json for `rig cycle`),
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
  */
+import type { LoadMix } from '../load/load-mix.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -49,6 +50,8 @@ export interface LoadSettings {
   tables: number;
   rows: number;
   maxSeconds: number; // the load gives up (rig-error) if the cut has not fired by then
+  /** The builtin load's kinds of step and their weights; absent: write-only alone (rig/load/load-mix.ts). */
+  mix?: LoadMix;
 }
 
 export interface ScenarioSettings {
@@ -228,6 +231,13 @@ export type Phase =
   | 'scanAfter'
   | 'judge';
 
+/** The lifecycle steps (churn, alter, partitions, bulk) held against the recovered tables (rig/checks/lifecycle.ts). */
+export interface LifecycleSteps {
+  acked: number; // steps acknowledged during the load
+  missing: number; // acknowledged steps whose effect is gone after recovery
+  lost: string[]; // one line per table that lost steps
+}
+
 export interface CycleRecord {
   id: string; // unique in a campaign, safe as a folder name: <scenario>-<cycle>
   scenario: string;
@@ -247,7 +257,7 @@ export interface CycleRecord {
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
   exercised: Exercised | null; // null until the crash image was scanned
-  ledger: { checked: boolean; acked: number; missing: number; note?: string; error?: string }; // error: the server could not read it
+  ledger: { checked: boolean; acked: number; missing: number; note?: string; error?: string; steps?: LifecycleSteps }; // error: the server could not read it
   checkTable: { tables: number; failed: string[] };
   /** Data invariants of the load (rig/checks/invariants.ts): each broken one is a line. */
   invariants: { checked: boolean; violations: string[] };
