@@ -6,6 +6,7 @@
  */
 import { contradicts } from './expectation.js';
 import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
+import { ibdPageZeroWrites } from './page-zero.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
 
 /** What the summary needs to know about a scenario beyond its records. */
@@ -21,9 +22,11 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
   const verdictCounts: Partial<Record<Verdict, number>> = {};
   const failures: string[] = [];
   let tornCycles = 0;
+  let pageZeroCycles = 0;
   let judged = 0;
   for (const record of records) {
     const torn = record.tornPagesBefore.length;
+    if (ibdPageZeroWrites(record) > 0) pageZeroCycles += 1;
     verdictCounts[record.verdict] = (verdictCounts[record.verdict] ?? 0) + 1;
     if (torn > 0) tornCycles += 1;
     if (record.verdict === 'rig-error') failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
@@ -48,6 +51,7 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     cyclesRun: records.length,
     verdictCounts,
     tornCycles,
+    pageZeroCycles,
     held: failures.length === 0,
     blind,
     exercise,

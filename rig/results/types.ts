@@ -172,6 +172,17 @@ export interface TruthCounts {
   'doublewrite-area': number;
 }
 
+/**
+ * Page 0 of a tablespace file that writes pending at the cut touched (rig/cycle/page-zero.ts): its
+ * space header and first extent descriptors, which DDL and file growth change and which the
+ * server's own rules treat apart when it is torn.
+ */
+export interface PageZeroWrite {
+  file: string; // e.g. ./sbtest/churn_c1_t1.ibd, ./ibdata1
+  writes: number; // pending writes that touched it
+  class: 'torn' | 'whole' | 'unwritten'; // what the crash image made of it (rig/cycle/page-truth.ts)
+}
+
 /** The pre-recovery scan held against the truth: any page in one list and not the other. */
 export interface Reconciliation {
   ok: boolean;
@@ -252,6 +263,8 @@ export interface CycleRecord {
   pendingWrites: PendingWrite[];
   tornPagesBefore: TornPage[];
   pagesTouched: TruthCounts | null; // pages the pending writes touched, by class
+  /** Page 0 of each tablespace the pending writes touched (absent in older records). */
+  pageZeroWrites?: PageZeroWrite[];
   reconciliation: Reconciliation | null;
   checkpointLsn: number | null; // of the crash image's redo log
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
@@ -280,6 +293,8 @@ export interface ScenarioSummary {
   cyclesRun: number;
   verdictCounts: Partial<Record<Verdict, number>>;
   tornCycles: number; // cycles whose crash image held at least one torn page
+  /** Cycles whose cut had a write pending on page 0 of an .ibd (absent in older results). */
+  pageZeroCycles?: number;
   held: boolean; // every cycle met the expectation (and a negative control was not blind)
   blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
   /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */
