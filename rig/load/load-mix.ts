@@ -3,12 +3,13 @@
  * kinds, drawn by weight. `write-only` is the sysbench-like transaction on the sbtest tables (with
  * the ledger row); the others are lifecycle steps on tables of their own (rig/load/lifecycle/):
  * `churn` creates, fills, truncates and drops tables, `alter` rebuilds a table and adds or drops a
- * secondary index, `partitions` adds, truncates and drops partitions, `bulk` inserts large
- * batches that grow a file past its first extents. The default is write-only alone.
+ * secondary index, `partitions` adds, truncates and drops partitions, `partition-truncate` only
+ * truncates and refills them, `bulk` inserts large batches that grow a file past its first
+ * extents. The default is write-only alone.
  */
 import type { Rng } from '../../faults/prng.js';
 
-export const LOAD_KINDS = ['write-only', 'churn', 'alter', 'partitions', 'bulk'] as const;
+export const LOAD_KINDS = ['write-only', 'churn', 'alter', 'partitions', 'partition-truncate', 'bulk'] as const;
 export type LoadKind = (typeof LOAD_KINDS)[number];
 export type LifecycleKindName = Exclude<LoadKind, 'write-only'>;
 

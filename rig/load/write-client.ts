@@ -51,7 +51,7 @@ export async function runWriteClient(w: WriteClient): Promise<ClientOutcome> {
     connection = await connectToServer({ socketPath: w.socketPath, database: w.schema });
     let seq = await joinLedger(connection, w.client);
     w.acked.begin(w.client, seq);
-    await w.lifecycle?.reset(connection);
+    await w.lifecycle?.reset(connection, w.schema);
     while (!w.signal.aborted) {
       const kind = pickKind(w.mix, w.schedule);
       try {

@@ -242,7 +242,7 @@ export type Phase =
   | 'scanAfter'
   | 'judge';
 
-/** The lifecycle steps (churn, alter, partitions, bulk) held against the recovered tables (rig/checks/lifecycle.ts). */
+/** The lifecycle steps (churn, alter, partitions, partition-truncate, bulk) held against the recovered tables (rig/checks/lifecycle.ts). */
 export interface LifecycleSteps {
   acked: number; // steps acknowledged during the load
   missing: number; // acknowledged steps whose effect is gone after recovery

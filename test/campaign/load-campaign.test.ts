@@ -57,7 +57,7 @@ const rejected: [string, string, string][] = [
   ['docker without an image', oneScenario('runtime: docker'), 'scenarios[0].image: the docker runtime needs an image'],
   ['an image on the local runtime', oneScenario('image: mariadb:11.4'), 'scenarios[0].image: an image is used only with runtime: docker'],
   ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],
-  ['load mix with an unknown kind', oneScenario('load: {mix: [write-only, chrun]}'), "scenarios[0].load.mix: 'chrun' is not a load kind; did you mean churn? use write-only, churn, alter, partitions or bulk"],
+  ['load mix with an unknown kind', oneScenario('load: {mix: [write-only, chrun]}'), "scenarios[0].load.mix: 'chrun' is not a load kind; did you mean churn? use write-only, churn, alter, partitions, partition-truncate or bulk"],
   ['load mix naming a kind twice', oneScenario('load: {mix: [churn, churn]}'), 'scenarios[0].load.mix: churn is named twice; name each kind once, e.g. [write-only, churn] or {write-only: 4, churn: 1}'],
   ['load mix that is empty', oneScenario('load: {mix: []}'), 'scenarios[0].load.mix: an empty mix runs nothing; name at least one kind'],
   ['load mix with a negative weight', oneScenario('load: {mix: {write-only: 4, bulk: -1}}'), "scenarios[0].load.mix: bulk: -1 is not a weight; use a number of 0 or more"],

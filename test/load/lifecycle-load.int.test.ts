@@ -14,7 +14,7 @@ import type { StartedServer } from '../../rig/runtime/types.js';
 import { initializedSpec, runtime, startServer } from '../fixtures/local-server.js';
 
 const shape = { tables: 2, rows: 1000 };
-const mix = { 'write-only': 2, churn: 1, alter: 1, partitions: 1, bulk: 1 };
+const mix = { 'write-only': 2, churn: 1, alter: 1, partitions: 1, 'partition-truncate': 1, bulk: 1 };
 
 async function withConnection<T>(server: StartedServer, use: (c: Awaited<ReturnType<typeof connectToServer>>) => Promise<T>) {
   const connection = await connectToServer({ socketPath: server.socketPath, database: 'sbtest' });
@@ -35,7 +35,9 @@ function stepsByKind(ledger: LifecycleLedger): Record<string, number> {
 t.test('the mixed load, a clean stop, a kill under load, and tampering', async (top) => {
   const spec = await initializedSpec(top);
   let server = await startServer(top, spec);
-  await prepareDataset({ socketPath: server.socketPath }, shape);
+  // the partitions kind's tables come from the dataset, one per connection: prepared for each load
+  const prepare = (connections: number) => prepareDataset({ socketPath: server.socketPath }, { ...shape, mix, connections });
+  await prepare(3);
 
   await top.test('every kind runs; a clean stop leaves every acknowledged step in effect', async (t) => {
     const load = runBuiltinLoad({ socketPath: server.socketPath, connections: 3, ...shape, mix, seed: 5 });
@@ -45,8 +47,8 @@ t.test('the mixed load, a clean stop, a kill under load, and tampering', async (
     const ledger = result.lifecycle!;
     const by = stepsByKind(ledger);
     t.comment(`${result.ackedCount} commits, ${ledger.acked} lifecycle steps: ${JSON.stringify(by)}`);
-    for (const kind of ['churn', 'alter', 'partitions', 'bulk']) t.ok((by[kind] ?? 0) > 0, `${kind} acknowledged steps`);
-    t.equal(ledger.tables.length, 3 * (2 + 1 + 1 + 1), 'two churn tables and one of each other kind per client');
+    for (const kind of ['churn', 'alter', 'partitions', 'partition-truncate', 'bulk']) t.ok((by[kind] ?? 0) > 0, `${kind} acknowledged steps`);
+    t.equal(ledger.tables.length, 3 * (2 + 1 + 1 + 1 + 1), 'two churn tables and one of each other kind per client');
     t.ok(ledger.tables.every((x) => x.inFlight === null), 'nothing in flight after a clean stop');
     const check = await withConnection(server, (c) => checkLifecycle(c, ledger));
     t.same(check, { acked: ledger.acked, missing: 0, lost: [], violations: [] });
@@ -57,6 +59,7 @@ t.test('the mixed load, a clean stop, a kill under load, and tampering', async (
 
   let killed: LoadResult | null = null;
   await top.test('a kill under load leaves a legal outcome', async (t) => {
+    await prepare(3);
     const load = runBuiltinLoad({ socketPath: server.socketPath, connections: 3, ...shape, mix, seed: 6 });
     await sleep(4000);
     await server.kill();
@@ -75,10 +78,19 @@ t.test('the mixed load, a clean stop, a kill under load, and tampering', async (
     t.equal((await withConnection(server, (c) => verifyLedger(c, killed!))).missing, 0, 'no acknowledged commit lost');
   });
 
+  await top.test('a load refuses a prepared table that is not as prepared', async (t) => {
+    await withConnection(server, (c) => c.query('ALTER TABLE parts_c1 ADD PARTITION (PARTITION p90 VALUES LESS THAN (91001))'));
+    const load = runBuiltinLoad({ socketPath: server.socketPath, connections: 1, ...shape, mix: { partitions: 1 }, seed: 7 });
+    const result = await load.result();
+    t.equal(result.endedBy, 'error');
+    t.match(result.errors[0]?.message, /sbtest.parts_c1 holds ".*", not "p0 empty, p1 empty; indexes k" as the prepared dataset made it; prepare the dataset again/);
+  });
+
   await top.test('the check catches what no crash may do', async (t) => {
     // A ledger that says where each table stands now: a clean stop after a short load.
+    await prepare(2);
     const result = await (async () => {
-      const load = runBuiltinLoad({ socketPath: server.socketPath, connections: 2, ...shape, mix: { churn: 1, alter: 1, partitions: 1 }, seed: 8 });
+      const load = runBuiltinLoad({ socketPath: server.socketPath, connections: 2, ...shape, mix: { churn: 2, alter: 1, partitions: 1, bulk: 1 }, seed: 8 });
       await sleep(3000);
       return load.stop();
     })();
@@ -86,9 +98,10 @@ t.test('the mixed load, a clean stop, a kill under load, and tampering', async (
     t.same((await withConnection(server, (c) => checkLifecycle(c, ledger))).violations, [], 'holds before tampering');
     const lastOf = (table: string) => ledger.tables.find((x) => x.table === table)!.history.at(-1)!;
     const existing = (prefix: string) => ledger.tables.find((x) => x.table.startsWith(prefix) && lastOf(x.table) !== 'absent')?.table;
-    const churn = existing('churn_');
+    const churn = existing('churn_') ?? existing('bulk_'); // a table the load created, so its record starts absent
     const alter = existing('alter_');
     t.ok(churn && alter, `tables to tamper with: ${churn}, ${alter}`);
+    if (!churn || !alter) return;
     await withConnection(server, async (c) => {
       await c.query(`DROP TABLE ${churn}`);
       await c.query(`INSERT INTO ${alter} (id, k) VALUES (1000000, 1)`);

@@ -97,13 +97,14 @@ t.test('weighted steps: only options with weight, in proportion', async (t) => {
 for (const [name, kind] of Object.entries(LIFECYCLE_KINDS)) {
   // a bulk step makes ~2000 wide rows: fewer of them walk its whole cycle (full, then truncate or drop)
   const [seeds, steps] = name === 'bulk' ? [4, 16] : [10, 300];
-  t.test(`${name}: ${steps} steps from absent, for ${seeds} seeds, keep what the kind promises`, async (t) => {
+  t.test(`${name}: ${steps} steps from ${kind.prepared ? 'its prepared state' : 'absent'}, for ${seeds} seeds, keep what the kind promises`, async (t) => {
     const seen = new Set<string>();
     for (let seed = 1; seed <= seeds; seed++) {
       const rng = createRng(seed);
       const tables = kind.tables(3);
       if (!tables.every((x) => x.includes('_c3'))) t.fail(`tables of client 3 are its own: ${tables.join(', ')}`);
-      const states = new Map<string, ObjectState>(tables.map((x) => [x, null]));
+      const start = (x: string): ObjectState => (kind.prepared ? kind.prepared(x).next : null);
+      const states = new Map<string, ObjectState>(tables.map((x) => [x, start(x)]));
       for (let i = 0; i < steps; i++) {
         const table = tables[rng.int(tables.length)]!;
         const step = kind.nextStep(table, states.get(table)!, rng);
@@ -114,6 +115,10 @@ for (const [name, kind] of Object.entries(LIFECYCLE_KINDS)) {
         }
         if (!new RegExp(`(^| )${table}( |$)`).test(step.sql)) t.fail(`seed ${seed}: the step names its table: ${step.sql.slice(0, 80)}`);
         const next = step.next;
+        if (kind.prepared && next === null) {
+          t.fail(`seed ${seed}: a table of the prepared image is never dropped by the load (${step.what})`);
+          return;
+        }
         if (next) {
           const problem = checkPromise(name, next);
           if (problem) {
@@ -130,17 +135,23 @@ for (const [name, kind] of Object.entries(LIFECYCLE_KINDS)) {
       }
     }
     t.comment(`steps seen: ${[...seen].sort().join('; ')}`);
-    t.ok(seen.has('create'), 'tables are created');
-    t.ok(seen.size >= (name === 'bulk' ? 4 : name === 'churn' ? 4 : 5), `every kind of step was taken (${seen.size})`);
+    if (kind.prepared) {
+      t.notOk(seen.has('create'), 'the prepared image creates the table, never the load');
+      t.throws(() => kind.nextStep(tables1(kind), null, createRng(1)), /prepared image/);
+    } else t.ok(seen.has('create'), 'tables are created');
+    t.ok(seen.size >= (name === 'partition-truncate' ? 2 : 4), `every kind of step was taken (${seen.size})`);
   });
 }
+
+const tables1 = (kind: { tables(client: number): string[] }) => kind.tables(1)[0]!;
 
 const MAX_ROWS: Record<string, number> = { churn: 1500, alter: 800, bulk: 12_000 };
 
 /** A state the kind must never reach, or null. */
 function checkPromise(kind: string, state: NonNullable<ObjectState>): string | null {
-  if (kind === 'partitions') {
+  if (kind === 'partitions' || kind === 'partition-truncate') {
     if (state.parts.length < 1 || state.parts.length > 6) return `${state.parts.length} partitions`;
+    if (kind === 'partition-truncate' && state.parts.map((p) => p.name).join() !== 'p0,p1,p2,p3') return 'its partitions changed';
     if (state.parts.some((p) => p.rows > 500 || (p.first - 1) % 1000 !== 0 || p.name !== `p${(p.first - 1) / 1000}`)) return 'a partition out of its range';
     const names = state.parts.map((p) => p.name);
     if (new Set(names).size !== names.length) return 'a partition named twice';

@@ -4,6 +4,7 @@ import { alter } from './alter.js';
 import { bulk } from './bulk.js';
 import { churn } from './churn.js';
 import type { LifecycleKind } from './lifecycle-step.js';
+import { partitionTruncate } from './partition-truncate.js';
 import { partitions } from './partitions.js';
 
-export const LIFECYCLE_KINDS: Record<LifecycleKindName, LifecycleKind> = { churn, alter, partitions, bulk };
+export const LIFECYCLE_KINDS: Record<LifecycleKindName, LifecycleKind> = { churn, alter, partitions, 'partition-truncate': partitionTruncate, bulk };

@@ -2,7 +2,8 @@
  * One lifecycle step: a single statement (DDL, or one multi-row INSERT in autocommit) on one
  * table, and the state it leaves. Each statement is atomic in MariaDB 10.11 (atomic DDL, or one
  * transaction), so after a crash the table is in the state before or after it. A lifecycle kind
- * names its tables and chooses each next step from the table's state.
+ * names its tables and chooses each next step from the table's state; a kind may have its tables
+ * made in the prepared image instead of by the load (see `prepared`).
  */
 import type { Rng } from '../../../faults/prng.js';
 import type { LifecycleKindName } from '../load-mix.js';
@@ -21,6 +22,11 @@ export interface LifecycleKind {
   tables(client: number): string[];
   /** The next step on `table`, chosen with rng from the state the table is in. */
   nextStep(table: string, state: ObjectState, rng: Rng): LifecycleStep;
+  /**
+   * For a kind whose tables the prepared image holds: the CREATE that makes one there. The load
+   * then never creates or drops the table itself, only changes it.
+   */
+  prepared?: (table: string) => LifecycleStep;
 }
 
 /** One of the options, in proportion to its weight; options of weight 0 are never chosen. */

@@ -1,13 +1,13 @@
 /**
- * A lifecycle table as the recovered server holds it, in the form of the load's model
- * (rig/load/lifecycle/table-state.ts): absent, or each part's rows and the secondary indexes.
+ * A lifecycle table as a server holds it (after recovery, or before a load adopts a table the
+ * prepared image made), in the form of the load's model (table-state.ts): absent, or each part's rows and the secondary indexes.
  * Rows whose ids are not contiguous read as "N rows in ids lo..hi", which no model state has. Two
  * things are problems whatever the load did: a secondary index with more or fewer entries than
  * the table has rows, and a table the SQL layer and InnoDB's dictionary disagree about (a
  * partition or table one of them holds and the other does not). Queries that fail throw.
  */
 import type { Connection } from 'mysql2/promise';
-import { ABSENT, idsText, partText, tableSignature } from '../load/lifecycle/table-state.js';
+import { ABSENT, idsText, partText, tableSignature } from './table-state.js';
 
 export interface ObservedTable {
   signature: string;
