@@ -1,6 +1,6 @@
 /** The short human summary `rig cycle` prints. */
 import { showMix } from '../load/load-mix.js';
-import { ibdPageZeroWrites } from '../results/page-zero.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
 import type { CycleRecord, Phase } from '../results/types.js';
 
 const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
@@ -31,7 +31,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   }
   if (r.pageZeroWrites) {
     const files = r.pageZeroWrites.map((p) => `${p.file} ${p.writes}${p.class === 'whole' ? '' : ` (${p.class})`}`).join(', ');
-    lines.push(`  page 0 writes pending at the cut: ${ibdPageZeroWrites(r)} on .ibd files${files ? `; ${files}` : ''}`);
+    lines.push(`  page 0 writes pending at the cut: ${ibdPageZeroWrites(r)} on .ibd files, ${lifecyclePageZeroWrites(r)} of them on lifecycle tables${files ? `; ${files}` : ''}`);
   }
   for (const p of r.tornPagesBefore.slice(0, 8)) {
     const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');

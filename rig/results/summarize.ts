@@ -6,7 +6,7 @@
  */
 import { contradicts } from './expectation.js';
 import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
-import { ibdPageZeroWrites } from './page-zero.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from './page-zero.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
 
 /** What the summary needs to know about a scenario beyond its records. */
@@ -23,10 +23,12 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
   const failures: string[] = [];
   let tornCycles = 0;
   let pageZeroCycles = 0;
+  let lifecyclePageZeroCycles = 0;
   let judged = 0;
   for (const record of records) {
     const torn = record.tornPagesBefore.length;
     if (ibdPageZeroWrites(record) > 0) pageZeroCycles += 1;
+    if (lifecyclePageZeroWrites(record) > 0) lifecyclePageZeroCycles += 1;
     verdictCounts[record.verdict] = (verdictCounts[record.verdict] ?? 0) + 1;
     if (torn > 0) tornCycles += 1;
     if (record.verdict === 'rig-error') failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
@@ -52,6 +54,7 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     verdictCounts,
     tornCycles,
     pageZeroCycles,
+    lifecyclePageZeroCycles,
     held: failures.length === 0,
     blind,
     exercise,

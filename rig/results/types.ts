@@ -295,6 +295,8 @@ export interface ScenarioSummary {
   tornCycles: number; // cycles whose crash image held at least one torn page
   /** Cycles whose cut had a write pending on page 0 of an .ibd (absent in older results). */
   pageZeroCycles?: number;
+  /** Of those, the cycles with one on page 0 of a table a lifecycle kind made. */
+  lifecyclePageZeroCycles?: number;
   held: boolean; // every cycle met the expectation (and a negative control was not blind)
   blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
   /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import type { LifecycleKindName } from '../../rig/load/load-mix.js';
-import { ibdPageZeroWrites } from '../../rig/results/page-zero.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../rig/results/page-zero.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { checkJudged, checkTruth } from '../fixtures/judged-cycle.js';
@@ -52,7 +52,7 @@ for (const kind of ['churn', 'alter', 'partitions', 'partition-truncate', 'bulk'
     t.ok((r.ledger.steps?.acked ?? 0) > 0, `${r.id}: ${r.ledger.steps?.acked} ${kind} steps acknowledged and checked after recovery`);
     t.ok(r.pageZeroWrites, `${r.id}: the writes pending on page 0 were recorded`);
     const hits = (r.pageZeroWrites ?? []).filter((p) => p.file.endsWith('.ibd')).map((p) => `${p.file} ${p.writes}${p.class === 'whole' ? '' : ` ${p.class}`}`);
-    pageZero.push(`${r.id}: ${ibdPageZeroWrites(r)} pending writes on page 0 of an .ibd (${hits.join(', ') || 'none'}); verdict ${r.verdict}`);
+    pageZero.push(`${r.id}: ${ibdPageZeroWrites(r)} pending writes on page 0 of an .ibd, ${lifecyclePageZeroWrites(r)} on the ${kind} tables (${hits.join(', ') || 'none'}); verdict ${r.verdict}`);
     t.comment(pageZero.at(-1)!);
   });
 }

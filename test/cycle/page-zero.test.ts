@@ -1,7 +1,7 @@
 import t from 'tap';
 import { pageZeroWrites } from '../../rig/cycle/page-zero.js';
 import type { PageTruth } from '../../rig/cycle/page-truth.js';
-import { ibdPageZeroWrites } from '../../rig/results/page-zero.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../rig/results/page-zero.js';
 import { summarizeScenario } from '../../rig/results/summarize.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
 import { cycleRecord } from '../fixtures/cycle-record.js';
@@ -25,6 +25,9 @@ t.test('page 0 of each tablespace the pending writes touched, and the count on .
   ]);
   t.equal(ibdPageZeroWrites({ pageZeroWrites: zero }), 3, 'ibdata1 is not an .ibd');
   t.equal(ibdPageZeroWrites({}), 0, 'an older record has none');
+  t.equal(lifecyclePageZeroWrites({ pageZeroWrites: zero }), 3, 'churn and partition tables are the lifecycle kinds\'');
+  const names = ['./sbtest/alter_c2.ibd', './sbtest/bulk_c12.ibd', './sbtest/ptrunc_c1#P#p3.ibd', './sbtest/sbtest1.ibd', './sbtest/rig_ledger.ibd'];
+  t.equal(lifecyclePageZeroWrites({ pageZeroWrites: names.map((file) => ({ file, writes: 1, class: 'whole' as const })) }), 3, 'not sbtest1 or the ledger');
 });
 
 t.test('a scenario counts the cycles whose cut had a write pending on page 0 of an .ibd', async (t) => {
@@ -32,5 +35,7 @@ t.test('a scenario counts the cycles whose cut had a write pending on page 0 of 
   const records = [1, 2, 3].map((cycle) => cycleRecord({ id: `s-${cycle}`, scenario: 's', cycle, seed: cycle }, settings, 'no-torn', 0));
   records[0]!.pageZeroWrites = [{ file: './sbtest/bulk_c1.ibd', writes: 1, class: 'whole' }];
   records[1]!.pageZeroWrites = [{ file: './ibdata1', writes: 2, class: 'whole' }];
-  t.equal(summarizeScenario({ settings, cyclesPlanned: 3 }, records).pageZeroCycles, 1);
+  records[2]!.pageZeroWrites = [{ file: './sbtest/sbtest3.ibd', writes: 1, class: 'torn' }];
+  const summary = summarizeScenario({ settings, cyclesPlanned: 3 }, records);
+  t.same([summary.pageZeroCycles, summary.lifecyclePageZeroCycles], [2, 1]);
 });

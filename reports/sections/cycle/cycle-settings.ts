@@ -1,6 +1,6 @@
 /** A cycle's scenario settings, seed and evidence identifiers as a definition list. */
 import { showMix } from '../../../rig/load/load-mix.js';
-import { ibdPageZeroWrites } from '../../../rig/results/page-zero.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../../rig/results/page-zero.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { formatBytes } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
@@ -48,7 +48,9 @@ export function ledgerBlock(cycle: CycleRecord): Html {
 function stepsBlock(cycle: CycleRecord): Html | null {
   const steps = cycle.ledger.steps;
   if (!steps) return null;
-  const pageZero = cycle.pageZeroWrites ? html` Writes pending on page 0 of an .ibd at the cut: ${ibdPageZeroWrites(cycle)}.` : null;
+  const pageZero = cycle.pageZeroWrites
+    ? html` Writes pending on page 0 of an .ibd at the cut: ${ibdPageZeroWrites(cycle)} (${lifecyclePageZeroWrites(cycle)} on the lifecycle tables).`
+    : null;
   const held = steps.missing === 0
     ? html`<span class="ok">✓ all ${steps.acked} acknowledged lifecycle steps in effect</span>`
     : html`<b class="bad">✗ ${steps.missing} of ${steps.acked} acknowledged lifecycle steps undone</b>`;
