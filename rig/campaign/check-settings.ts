@@ -2,6 +2,8 @@
  * Combinations no cycle could run with, found before anything is created. Each problem names the
  * scenario key to change (relative to the scenario) and the fix.
  */
+import { BULK_TABLE_MAX_BYTES } from '../load/lifecycle/bulk.js';
+import { isDefaultMix, showMix } from '../load/load-mix.js';
 import type { ScenarioSettings } from '../results/types.js';
 import { parseSize, showSize } from './size.js';
 import { showTrigger } from './trigger.js';
@@ -56,6 +58,17 @@ const checks: Check[] = [
     const needed = parseSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
     return s.disk.sizeBytes < needed
       ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the ${s.server.redoSize} redo log and the rest of the datadir; use ${showSize(needed)} or more` }
+      : null;
+  },
+  (s) =>
+    s.load.kind === 'sysbench' && !isDefaultMix(s.load.mix)
+      ? { key: 'load.mix', message: `sysbench runs only its own oltp_write_only, not the mix '${showMix(s.load.mix!)}'; use kind: builtin or remove load.mix` }
+      : null,
+  (s) => {
+    if (!(s.load.mix?.bulk ?? 0)) return null;
+    const needed = parseSize(s.server.redoSize)! + DATADIR_SLACK_BYTES + s.load.connections * BULK_TABLE_MAX_BYTES;
+    return s.disk.sizeBytes < needed
+      ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the redo log, the datadir and a bulk table of up to ${showSize(BULK_TABLE_MAX_BYTES)} per connection; use ${showSize(needed)} or more, or fewer connections` }
       : null;
   },
 ];

@@ -15,6 +15,7 @@ import {
 } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
 import { FINDING_IDS } from '../findings/catalog.js';
+import { parseLoadMix } from './load-mix-field.js';
 
 export const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
@@ -75,6 +76,7 @@ export const loadSchema = section({
   tables: count(1000).optional(),
   rows: count(100_000_000).optional(),
   maxSeconds: z.number().positive().max(86_400).optional(),
+  mix: field(parseLoadMix).optional(),
 });
 
 /** The share of judged cycles that must exercise the scenario's claim (rig/results/exercise-claim.ts). */

@@ -1,5 +1,7 @@
 /** The short human summary `rig cycle` prints. */
 import { doublewriteMode } from '../results/doublewrite-mode.js';
+import { showMix } from '../load/load-mix.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
 import type { CycleRecord, Phase } from '../results/types.js';
 
 const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
@@ -9,7 +11,8 @@ export function formatCycleSummary(r: CycleRecord): string {
   const lines = [
     `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
     `  ${r.reason}`,
-    `  settings: doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}`,
+    `  settings: doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
+      (s.load.mix ? `; load mix ${showMix(s.load.mix)}` : ''),
   ];
   if (r.cut) {
     lines.push(
@@ -27,6 +30,10 @@ export function formatCycleSummary(r: CycleRecord): string {
         `${c['doublewrite-area']} doublewrite area); the scan ${r.reconciliation.ok ? 'agrees' : 'DISAGREES'}; checkpoint LSN ${r.checkpointLsn ?? 'unknown'}`,
     );
   }
+  if (r.pageZeroWrites) {
+    const files = r.pageZeroWrites.map((p) => `${p.file} ${p.writes}${p.class === 'whole' ? '' : ` (${p.class})`}`).join(', ');
+    lines.push(`  page 0 writes pending at the cut: ${ibdPageZeroWrites(r)} on .ibd files, ${lifecyclePageZeroWrites(r)} of them on lifecycle tables${files ? `; ${files}` : ''}`);
+  }
   for (const p of r.tornPagesBefore.slice(0, 8)) {
     const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');
     const after = p.freedAfter ? ' -> freed' : p.currentAfter === false ? ' -> OLDER than its newest write' : p.attribution ? ` -> ${p.attribution}` : '';
@@ -40,8 +47,9 @@ export function formatCycleSummary(r: CycleRecord): string {
     for (const line of p.page0.serverLog.slice(0, 4)) lines.push(`    server: ${line}`);
     if (p.page0.finding) lines.push(`    FINDING: ${p.page0.finding}`);
   }
+  const steps = r.ledger.steps ? `; lifecycle steps ${r.ledger.steps.acked} acked, ${r.ledger.steps.missing} undone` : '';
   lines.push(
-    `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}; ` +
+    `  ledger: ${r.ledger.checked ? `${r.ledger.acked} acked, ${r.ledger.missing} missing` : r.ledger.note ?? 'not checked'}${steps}; ` +
       `invariants broken: ${r.invariants.checked ? r.invariants.violations.length : 'not checked'}; CHECK TABLE failures: ${r.checkTable.failed.length}`,
   );
   if (r.recovery) {

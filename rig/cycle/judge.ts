@@ -8,7 +8,8 @@
  * - never answered: `hung` (its start passed the bound), `crashed` (a signal ended it: a crash,
  *   an assertion's abort, a kill the rig did not send), else it exited by itself: `detected` when
  *   pages were torn or it logged corruption, `refused` when neither (nothing explains the refusal);
- * - answered: `lost-commit` (an acknowledged commit is missing), then corruption: a torn or other
+ * - answered: `lost-commit` (an acknowledged commit is missing, or an acknowledged lifecycle step
+ *   such as a CREATE, TRUNCATE or DROP was undone), then corruption: a torn or other
  *   page still invalid after a clean shutdown, a CHECK TABLE complaint, a ledger the server could
  *   not read: `reported-corruption` when its log named corruption, else `silent-corruption`;
  *   then the process: `hung` (the checks passed their bound), `crashed` (it died during the
@@ -98,11 +99,14 @@ export function judgeCycle(input: JudgeInput): Judgement {
   const torn = input.torn.length;
   const tornText = torn ? `${plural(torn, 'page')} torn in the crash image` : 'no page torn in the crash image';
   if (input.run.readyMs === null) return judgeNeverReady(input, tornText);
-  if (input.ledger.checked && input.ledger.missing > 0) {
-    return {
-      verdict: 'lost-commit',
-      reason: `${tornText}; ${plural(input.ledger.missing, 'acknowledged commit')} missing after recovery`,
-    };
+  const lostCommits = input.ledger.checked ? input.ledger.missing : 0;
+  const lostSteps = input.ledger.steps?.missing ?? 0;
+  if (lostCommits > 0 || lostSteps > 0) {
+    const lost = [
+      lostCommits ? `${plural(lostCommits, 'acknowledged commit')} missing` : '',
+      lostSteps ? `${plural(lostSteps, 'acknowledged lifecycle step')} undone (${input.ledger.steps!.lost[0]})` : '',
+    ].filter(Boolean);
+    return { verdict: 'lost-commit', reason: `${tornText}; ${lost.join(', ')} after recovery` };
   }
   const problems = corruption(input);
   if (problems.length) {
@@ -112,7 +116,8 @@ export function judgeCycle(input: JudgeInput): Judgement {
   }
   const ended = judgeProcess(input, tornText);
   if (ended) return ended;
-  const ledger = input.ledger.checked ? `all ${input.ledger.acked} acknowledged commits present` : 'ledger not checked';
+  const steps = input.ledger.steps ? `, all ${input.ledger.steps.acked} acknowledged lifecycle steps in effect` : '';
+  const ledger = `${input.ledger.checked ? `all ${input.ledger.acked} acknowledged commits present` : 'ledger not checked'}${steps}`;
   if (!torn) return { verdict: 'no-torn', reason: `${tornText}; recovered, ${ledger}` };
   const freed = input.torn.filter((p) => p.freedAfter).length;
   const freedText = freed ? `; ${plural(freed, 'torn page')} left invalid in space the tablespace has freed` : '';

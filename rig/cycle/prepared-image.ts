@@ -1,7 +1,8 @@
 /**
  * The pristine prepared image a scenario's cycles start from: a formatted disk with an
  * initialised datadir and the loaded dataset, shut down cleanly. Built once per distinct
- * (filesystem, size, server settings, dataset, server) and copied sparsely for each cycle.
+ * (filesystem, size, server settings, dataset, the load's prepared lifecycle tables, server) and
+ * copied sparsely for each cycle.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { rigFailure } from '../errors.js';
 import { checkAborted } from '../interrupts.js';
 import { prepareDataset } from '../load/dataset.js';
+import { preparedTablesBasis } from '../load/lifecycle/prepared-tables.js';
 import type { ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
@@ -18,6 +20,7 @@ import { diskOptionsFor } from './disk-options.js';
 const START_TIMEOUT_MS = 120_000;
 
 export function preparedImageKey(settings: ScenarioSettings, serverVersion: string): string {
+  const lifecycle = preparedTablesBasis(settings.load.mix, settings.load.connections);
   const basis = {
     fs: settings.disk.fs,
     sizeBytes: settings.disk.sizeBytes,
@@ -27,6 +30,7 @@ export function preparedImageKey(settings: ScenarioSettings, serverVersion: stri
     image: settings.image ?? null,
     serverVersion,
     format: 2, // 2: the dataset has the history table
+    ...(lifecycle ? { lifecycle } : {}), // absent for mixes without prepared tables: their key is as before
   };
   return createHash('sha256').update(JSON.stringify(basis)).digest('hex').slice(0, 16);
 }

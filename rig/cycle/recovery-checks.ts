@@ -1,17 +1,17 @@
 /**
- * The checks on a recovered server (ledger, data invariants, then CHECK TABLE on every table),
- * bounded in time, and
+ * The checks on a recovered server (ledger, data invariants, the lifecycle tables against their
+ * acknowledged steps, then CHECK TABLE on every table), bounded in time, and
  * what it means when they end early. A server answer (an SQL error) is evidence about the data; a
  * lost connection, a failed connect or the bound passing says the server died or stopped
  * answering: the caller looks at the process to tell which. Only an answer the rig can tie to
  * itself (its own SQL or access, a full disk, a rig cause in the message) is a rig failure.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkInvariants, checkTables, verifyLedger } from '../checks/index.js';
+import { checkInvariants, checkLifecycle, checkTables, verifyLedger } from '../checks/index.js';
 import { rigFailure } from '../errors.js';
 import type { LoadResult } from '../load/index.js';
-import { isConnectionLost } from '../load/load-errors.js';
-import type { CycleRecord, LoadSettings } from '../results/types.js';
+import { isConnectionLost, isRigSqlError, isServerAnswer } from '../load/load-errors.js';
+import type { CycleRecord, LifecycleSteps, LoadSettings } from '../results/types.js';
 import { closeQuietly, connectToServer } from '../runtime/connect.js';
 import { findRigCause } from '../runtime/rig-cause.js';
 
@@ -29,15 +29,8 @@ export type ChecksOutcome =
 
 type DbError = { errno?: number; code?: string; sqlState?: string; message?: string };
 
-// Parse error, unknown column, access denied (three forms): the rig's own SQL or setup.
-const RIG_SQL_ERRNOS = [1064, 1054, 1044, 1045, 1142];
 // Disk full (ER_DISK_FULL, ER_RECORD_FILE_FULL): the rig sized the disk.
 const FULL_DISK_ERRNOS = [1021, 1114];
-
-/** An error the server sent as an answer (it is alive and talking), as opposed to a lost link. */
-function isServerAnswer(error: unknown): boolean {
-  return typeof (error as DbError)?.sqlState === 'string' && !isConnectionLost(error);
-}
 
 /** The server went away, refused the connection, or did not answer in time. */
 function isLinkLost(error: unknown): boolean {
@@ -49,7 +42,7 @@ export function rejectRigAnswer(error: unknown, what: string): void {
   const e = error as DbError;
   const message = e?.message ?? String(error);
   const errno = e?.errno ?? -1;
-  const cause = RIG_SQL_ERRNOS.includes(errno) ? 'the rig\'s own query or access'
+  const cause = isRigSqlError(error) ? 'the rig\'s own query or access'
     : FULL_DISK_ERRNOS.includes(errno) ? 'no space left'
     : findRigCause(message)?.reason;
   if (cause) throw rigFailure(`${what} failed because of the rig (${cause}): ${message}`, error);
@@ -87,6 +80,19 @@ async function readInvariants(connection: Connection, load: LoadResult, dataset:
   }
 }
 
+/** The lifecycle steps against the recovered tables, when the load had any. */
+async function readLifecycle(connection: Connection, load: LoadResult): Promise<{ steps?: LifecycleSteps; violations: string[] }> {
+  if (!load.lifecycle) return { violations: [] };
+  try {
+    const { acked, missing, lost, violations } = await checkLifecycle(connection, load.lifecycle);
+    return { steps: { acked, missing, lost }, violations };
+  } catch (error) {
+    if (!isServerAnswer(error)) throw error;
+    rejectRigAnswer(error, 'checking the lifecycle tables');
+    return { violations: [`the server could not answer the lifecycle queries: ${(error as Error).message}`] };
+  }
+}
+
 /** Runs the checks, filling `checked` as they go, so a cut-short run keeps what it found. */
 async function runChecks(socketPath: string, load: LoadResult, dataset: LoadSettings, checked: Checked): Promise<string | null> {
   let connection = null;
@@ -95,7 +101,9 @@ async function runChecks(socketPath: string, load: LoadResult, dataset: LoadSett
     const { ledger, unexplained } = await readLedger(connection, load);
     checked.ledger = ledger;
     const violations = await readInvariants(connection, load, dataset);
-    checked.invariants = { checked: true, violations: [...violations, ...unexplained] };
+    const lifecycle = await readLifecycle(connection, load);
+    if (lifecycle.steps) checked.ledger = { ...checked.ledger, steps: lifecycle.steps };
+    checked.invariants = { checked: true, violations: [...violations, ...unexplained, ...lifecycle.violations] };
     const tables = await checkTables(connection);
     checked.checkTable = { tables: tables.tables, failed: tables.failed };
     if (tables.lost !== undefined) return tables.lost;

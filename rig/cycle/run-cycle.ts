@@ -66,6 +66,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const stats = record.cut.stats;
     if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);
     record.pagesTouched = scanned.pagesTouched;
+    record.pageZeroWrites = scanned.pageZero;
     record.reconciliation = scanned.reconciliation;
     record.checkpointLsn = scanned.checkpointLsn;
     record.tornPagesBefore = scanned.torn;

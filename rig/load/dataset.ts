@@ -1,13 +1,17 @@
 /**
  * The dataset: sysbench's oltp tables sbtest1..N (the k index built after the rows, as sysbench
  * does), the ledger table (one row per load client, advanced by every write transaction) and the
- * history table (one row per committed transaction), which the invariants check holds together.
+ * history table (one row per committed transaction), which the invariants check holds together;
+ * and, when the load's mix has kinds whose tables the prepared image holds, one such table per
+ * load client (rig/load/lifecycle/prepared-tables.ts).
  */
 import type { Connection } from 'mysql2/promise';
 import { badInput } from '../errors.js';
 import { createRng, type Rng } from '../../faults/prng.js';
 import { closeQuietly, connectToServer, type ServerEndpoint } from '../runtime/connect.js';
 import { cValue, padValue } from './sbtest-values.js';
+import { createPreparedTables } from './lifecycle/prepared-tables.js';
+import type { LoadMix } from './load-mix.js';
 
 export const DEFAULT_SCHEMA = 'sbtest';
 export const LEDGER_TABLE = 'rig_ledger';
@@ -21,6 +25,8 @@ export interface DatasetOptions {
   rows: number;
   schema?: string;
   seed?: number;
+  mix?: LoadMix; // the load's mix: kinds with prepared tables get one per connection
+  connections?: number;
 }
 
 async function createTable(connection: Connection, table: string, rows: number, rng: Rng): Promise<void> {
@@ -65,6 +71,8 @@ export async function prepareDataset(endpoint: ServerEndpoint, options: DatasetO
     await connection.query(
       `CREATE TABLE ${schema}.${HISTORY_TABLE} (client INT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (client, seq)) ENGINE=InnoDB`,
     );
+    await connection.query(`USE ${schema}`);
+    await createPreparedTables(connection, options.mix, options.connections ?? 0);
   } finally {
     await closeQuietly(connection);
   }

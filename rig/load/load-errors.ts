@@ -6,7 +6,7 @@ const LOCK_WAIT_TIMEOUT = 1205;
 const SERVER_GONE_ERRNOS = [2002, 2006, 2013, 1053]; // can't connect, gone away, lost, shutdown
 const SERVER_GONE_CODES = ['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ENOENT'];
 
-type DbError = { code?: string; errno?: number; fatal?: boolean; message?: string };
+type DbError = { code?: string; errno?: number; fatal?: boolean; message?: string; sqlState?: string };
 
 /** Rolled back by InnoDB's lock handling: roll back and run the transaction again. */
 export function isRetryable(error: unknown): boolean {
@@ -22,6 +22,19 @@ export function isConnectionLost(error: unknown): boolean {
     SERVER_GONE_CODES.includes(e?.code ?? '') ||
     SERVER_GONE_ERRNOS.includes(e?.errno ?? -1)
   );
+}
+
+// Parse error, unknown column, access denied (three forms): the rig's own SQL or setup.
+export const RIG_SQL_ERRNOS = [1064, 1054, 1044, 1045, 1142];
+
+/** The server refused the rig's own statement (its SQL or its access), not anything about the data. */
+export function isRigSqlError(error: unknown): boolean {
+  return RIG_SQL_ERRNOS.includes((error as DbError)?.errno ?? -1);
+}
+
+/** An error the server sent as an answer (it is alive and talking), as opposed to a lost link. */
+export function isServerAnswer(error: unknown): boolean {
+  return typeof (error as DbError)?.sqlState === 'string' && !isConnectionLost(error);
 }
 
 export function toLoadError(client: number, atMs: number, error: unknown): LoadError {

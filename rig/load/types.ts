@@ -1,4 +1,6 @@
 /** The write load's options, live handle and result, shared by the builtin and sysbench loads. */
+import type { LifecycleLedger } from './lifecycle/acked-steps.js';
+import type { LoadMix } from './load-mix.js';
 
 export interface LoadOptions {
   socketPath: string;
@@ -7,6 +9,7 @@ export interface LoadOptions {
   rows: number; // rows per table the dataset was prepared with (ids 1..rows)
   schema?: string; // default sbtest
   seed?: number; // the builtin load's random choices
+  mix?: LoadMix; // the builtin load's kinds of step (default write-only alone); sysbench has its own
   signal?: AbortSignal; // aborting ends the load
 }
 
@@ -32,6 +35,8 @@ export interface LoadResult {
   acked: Map<number, number>;
   /** Commits acknowledged during this load (estimated from sysbench's reports for sysbench). */
   ackedCount: number;
+  /** The lifecycle steps' ledger, when the mix had lifecycle kinds. */
+  lifecycle?: LifecycleLedger;
   retried: number; // transactions rolled back by a deadlock or lock wait timeout and retried
   bucketMs: number;
   throughput: ThroughputBucket[];
@@ -42,7 +47,7 @@ export interface LoadResult {
 }
 
 export interface LoadHandle {
-  /** Commits acknowledged so far. */
+  /** Commits (and lifecycle steps) acknowledged so far. */
   ackedSoFar(): number;
   /** Ends the load (the transaction in flight finishes or fails) and returns its result. */
   stop(): Promise<LoadResult>;

@@ -1,6 +1,7 @@
 /**
- * One load client: its own connection and ledger row, running write transactions until the load
- * is stopped or its connection fails. Only a COMMIT that returned OK is acknowledged.
+ * One load client: its own connection and ledger row, running the steps of the load's mix (write
+ * transactions, and lifecycle steps on its own tables) until the load is stopped or its connection
+ * fails. Only a COMMIT (or a statement) that returned OK is acknowledged.
  */
 import type { Connection } from 'mysql2/promise';
 import type { Rng } from '../../faults/prng.js';
@@ -11,13 +12,18 @@ import type { Throughput } from './throughput.js';
 import type { LoadError } from './types.js';
 import { writeTransaction, type MixShape } from './write-transaction.js';
 import { isRetryable, toLoadError } from './load-errors.js';
+import { pickKind, type LoadMix } from './load-mix.js';
+import type { LifecycleClient } from './lifecycle/lifecycle-client.js';
 
 export interface WriteClient {
   client: number;
   socketPath: string;
   schema: string;
   shape: MixShape;
-  rng: Rng;
+  rng: Rng; // the write transactions' choices
+  mix: LoadMix;
+  schedule: Rng; // which kind each step is (a mix of one kind draws nothing)
+  lifecycle: LifecycleClient | null; // when the mix has lifecycle kinds
   signal: AbortSignal;
   acked: AckedCommits;
   throughput: Throughput;
@@ -45,15 +51,19 @@ export async function runWriteClient(w: WriteClient): Promise<ClientOutcome> {
     connection = await connectToServer({ socketPath: w.socketPath, database: w.schema });
     let seq = await joinLedger(connection, w.client);
     w.acked.begin(w.client, seq);
+    await w.lifecycle?.reset(connection, w.schema);
     while (!w.signal.aborted) {
+      const kind = pickKind(w.mix, w.schedule);
       try {
-        await writeTransaction(connection, w.client, seq + 1, w.shape, w.rng);
+        if (kind === 'write-only') await writeTransaction(connection, w.client, seq + 1, w.shape, w.rng);
+        else await w.lifecycle!.step(connection, kind);
       } catch (error) {
         if (!isRetryable(error)) throw error;
         retried += 1;
         await rollbackQuietly(connection);
         continue;
       }
+      if (kind !== 'write-only') continue; // acknowledged in the lifecycle ledger
       seq += 1;
       w.acked.ack(w.client, seq);
       w.throughput.count();

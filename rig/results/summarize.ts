@@ -7,6 +7,7 @@
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import { contradicts } from './expectation.js';
 import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from './page-zero.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
 
 /** What the summary needs to know about a scenario beyond its records. */
@@ -22,11 +23,15 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
   const verdictCounts: Partial<Record<Verdict, number>> = {};
   const failures: string[] = [];
   let tornCycles = 0;
+  let pageZeroCycles = 0;
+  let lifecyclePageZeroCycles = 0;
   let judged = 0;
   const findings = (plan.settings.findings ?? []).map((id) => FINDINGS[id]);
   const hits = new Map(findings.map((f) => [f.id, 0]));
   for (const record of records) {
     const torn = record.tornPagesBefore.length;
+    if (ibdPageZeroWrites(record) > 0) pageZeroCycles += 1;
+    if (lifecyclePageZeroWrites(record) > 0) lifecyclePageZeroCycles += 1;
     verdictCounts[record.verdict] = (verdictCounts[record.verdict] ?? 0) + 1;
     if (torn > 0) tornCycles += 1;
     if (record.verdict === 'rig-error') failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
@@ -53,6 +58,8 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     cyclesRun: records.length,
     verdictCounts,
     tornCycles,
+    pageZeroCycles,
+    lifecyclePageZeroCycles,
     held: failures.length === 0,
     blind,
     exercise,

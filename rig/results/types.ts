@@ -3,6 +3,7 @@
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
  */
 import type { FindingId } from '../findings/catalog.js';
+import type { LoadMix } from '../load/load-mix.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -51,6 +52,8 @@ export interface LoadSettings {
   tables: number;
   rows: number;
   maxSeconds: number; // the load gives up (rig-error) if the cut has not fired by then
+  /** The builtin load's kinds of step and their weights; absent: write-only alone (rig/load/load-mix.ts). */
+  mix?: LoadMix;
 }
 
 export interface ScenarioSettings {
@@ -199,6 +202,17 @@ export interface TruthCounts {
   'doublewrite-area': number;
 }
 
+/**
+ * Page 0 of a tablespace file that writes pending at the cut touched (rig/cycle/page-zero.ts): its
+ * space header and first extent descriptors, which DDL and file growth change and which the
+ * server's own rules treat apart when it is torn.
+ */
+export interface PageZeroWrite {
+  file: string; // e.g. ./sbtest/churn_c1_t1.ibd, ./ibdata1
+  writes: number; // pending writes that touched it
+  class: 'torn' | 'whole' | 'unwritten'; // what the crash image made of it (rig/cycle/page-truth.ts)
+}
+
 /** The pre-recovery scan held against the truth: any page in one list and not the other. */
 export interface Reconciliation {
   ok: boolean;
@@ -258,6 +272,13 @@ export type Phase =
   | 'scanAfter'
   | 'judge';
 
+/** The lifecycle steps (churn, alter, partitions, partition-truncate, bulk) held against the recovered tables (rig/checks/lifecycle.ts). */
+export interface LifecycleSteps {
+  acked: number; // steps acknowledged during the load
+  missing: number; // acknowledged steps whose effect is gone after recovery
+  lost: string[]; // one line per table that lost steps
+}
+
 export interface CycleRecord {
   id: string; // unique in a campaign, safe as a folder name: <scenario>-<cycle>
   scenario: string;
@@ -272,12 +293,14 @@ export interface CycleRecord {
   pendingWrites: PendingWrite[];
   tornPagesBefore: TornPage[];
   pagesTouched: TruthCounts | null; // pages the pending writes touched, by class
+  /** Page 0 of each tablespace the pending writes touched (absent in older records). */
+  pageZeroWrites?: PageZeroWrite[];
   reconciliation: Reconciliation | null;
   checkpointLsn: number | null; // of the crash image's redo log
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
   exercised: Exercised | null; // null until the crash image was scanned
-  ledger: { checked: boolean; acked: number; missing: number; note?: string; error?: string }; // error: the server could not read it
+  ledger: { checked: boolean; acked: number; missing: number; note?: string; error?: string; steps?: LifecycleSteps }; // error: the server could not read it
   checkTable: { tables: number; failed: string[] };
   /** Data invariants of the load (rig/checks/invariants.ts): each broken one is a line. */
   invariants: { checked: boolean; violations: string[] };
@@ -302,6 +325,10 @@ export interface ScenarioSummary {
   cyclesRun: number;
   verdictCounts: Partial<Record<Verdict, number>>;
   tornCycles: number; // cycles whose crash image held at least one torn page
+  /** Cycles whose cut had a write pending on page 0 of an .ibd (absent in older results). */
+  pageZeroCycles?: number;
+  /** Of those, the cycles with one on page 0 of a table a lifecycle kind made. */
+  lifecyclePageZeroCycles?: number;
   held: boolean; // every cycle met the expectation (and a negative control was not blind)
   blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
   /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */

@@ -65,3 +65,14 @@ t.test('campaigns/findings.yml: one scenario hunting each written-up finding', a
   const odnf = c.scenarios.find((s) => s.settings.name === 'o-direct-no-fsync')!;
   t.same(odnf.settings.disk.trigger, { kind: 'after-writes', writes: 400 }, 'not the armed cut, which aims past unflushed copies');
 });
+
+t.test('campaigns/ddl.yml: doublewrite on, atomic 4k, ext4, O_DIRECT, one lifecycle kind per scenario, expecting recovery', async (t) => {
+  const c = await loadCampaign('campaigns/ddl.yml');
+  for (const s of c.scenarios) {
+    const { server, disk, load } = s.settings;
+    t.same([server.doublewrite, server.flushMethod, disk.atomicUnit, disk.fs, s.settings.expect], [true, 'O_DIRECT', 4096, 'ext4', 'recovers'], s.settings.name);
+    t.ok((load.mix?.['write-only'] ?? 0) > 0, `${s.settings.name}: the write-only transactions keep the ledger of commits`);
+  }
+  const kinds = new Set(c.scenarios.flatMap((s) => Object.keys(s.settings.load.mix ?? {})));
+  t.same([...kinds].sort(), ['alter', 'bulk', 'churn', 'partition-truncate', 'partitions', 'write-only'], 'every kind runs');
+});

@@ -45,6 +45,8 @@ const cases: [string, Partial<JudgeInput>, string][] = [
   // answered, then the data
   ['a commit lost', { torn: [page()], ledger: { checked: true, acked: 10, missing: 2 } }, 'lost-commit'],
   ['a commit lost, then a crash', { ledger: { checked: true, acked: 10, missing: 2 }, run: diedInChecks('SIGSEGV') }, 'lost-commit'],
+  ['an acknowledged lifecycle step undone', { ledger: { checked: true, acked: 10, missing: 0, steps: { acked: 5, missing: 1, lost: ['sbtest.churn_c1_t1: holds "absent"'] } } }, 'lost-commit'],
+  ['lifecycle steps all in effect', { torn: [page()], ledger: { checked: true, acked: 10, missing: 0, steps: { acked: 5, missing: 0, lost: [] } } }, 'restored'],
   ['a torn page survived', { torn: [stillTorn] }, 'silent-corruption'],
   ['CHECK TABLE failed', { checkTable: { tables: 4, failed: ['db.t: corrupt'] } }, 'silent-corruption'],
   ['an invalid page in use after recovery', { pagesAfter: invalidAfter }, 'silent-corruption'],
@@ -83,4 +85,11 @@ t.test('the reason of a process failure names how it ended', async (t) => {
   t.match(judgeCycle({ ...base, run: neverReady({}) }).reason, /exit code 1/);
   t.match(judgeCycle({ ...base, run: neverReady({ timedOut: 'start' }) }).reason, /within 120 s/);
   t.match(judgeCycle({ ...base, run: run({ shutdown: 'failed', exit: null }) }).reason, /an end the rig did not see/);
+});
+
+t.test('the reason names undone lifecycle steps, and says when every one held', async (t) => {
+  const lost = judgeCycle({ ...base, ledger: { checked: true, acked: 10, missing: 2, steps: { acked: 5, missing: 3, lost: ['sbtest.parts_c1: holds "p0 empty; indexes k"'] } } });
+  t.match(lost.reason, /2 acknowledged commits missing, 3 acknowledged lifecycle steps undone \(sbtest.parts_c1: holds "p0 empty; indexes k"\) after recovery/);
+  const held = judgeCycle({ ...base, ledger: { checked: true, acked: 10, missing: 0, steps: { acked: 5, missing: 0, lost: [] } } });
+  t.match(held.reason, /all 10 acknowledged commits present, all 5 acknowledged lifecycle steps in effect/);
 });

@@ -1,5 +1,7 @@
 /** A cycle's scenario settings, seed and evidence identifiers as a definition list. */
 import { doublewriteMode } from '../../../rig/results/doublewrite-mode.js';
+import { showMix } from '../../../rig/load/load-mix.js';
+import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../../rig/results/page-zero.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { formatBytes } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
@@ -26,7 +28,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
     ['filesystem', disk.fs],
     ['trigger', triggerText(cycle)],
     ['disk cache bound', formatBytes(disk.journalMaxBytes)],
-    ['load', `${load.kind}, ${load.connections} connections, ${load.tables} x ${load.rows} rows`],
+    ['load', `${load.kind}, ${load.connections} connections, ${load.tables} x ${load.rows} rows${load.mix ? `; mix ${showMix(load.mix)}` : ''}`],
     ['runtime', cycle.settings.runtime === 'docker' ? `docker ${cycle.settings.image ?? ''}` : 'local'],
   ];
   if (cycle.server) rows.push(['server', cycle.server.version], ['InnoDB options', cycle.server.innodb.join(' ')]);
@@ -41,7 +43,20 @@ export function ledgerBlock(cycle: CycleRecord): Html {
   if (!l.checked) return html`<p>Ledger not checked${l.note ? html`: ${l.note}` : null}. ${l.acked} commits acknowledged.</p>`;
   return html`<p>${l.missing === 0
     ? html`<span class="ok">✓ all ${l.acked} acknowledged commits present</span>`
-    : html`<b class="bad">✗ ${l.missing} of ${l.acked} acknowledged commits missing</b>`}${l.note ? html` <span class="sub">(${l.note})</span>` : null}</p>`;
+    : html`<b class="bad">✗ ${l.missing} of ${l.acked} acknowledged commits missing</b>`}${l.note ? html` <span class="sub">(${l.note})</span>` : null}</p>${stepsBlock(cycle)}`;
+}
+
+/** The lifecycle steps (churn, alter, partitions, bulk) and the page-0 writes they aimed at. */
+function stepsBlock(cycle: CycleRecord): Html | null {
+  const steps = cycle.ledger.steps;
+  if (!steps) return null;
+  const pageZero = cycle.pageZeroWrites
+    ? html` Writes pending on page 0 of an .ibd at the cut: ${ibdPageZeroWrites(cycle)} (${lifecyclePageZeroWrites(cycle)} on the lifecycle tables).`
+    : null;
+  const held = steps.missing === 0
+    ? html`<span class="ok">✓ all ${steps.acked} acknowledged lifecycle steps in effect</span>`
+    : html`<b class="bad">✗ ${steps.missing} of ${steps.acked} acknowledged lifecycle steps undone</b>`;
+  return html`<p>${held}.${pageZero}</p>${steps.lost.length ? html`<ul class="mono">${steps.lost.slice(0, 20).map((line) => html`<li>${line}</li>`)}</ul>` : null}`;
 }
 
 export function reproBlock(cycle: CycleRecord): Html {

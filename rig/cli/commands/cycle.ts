@@ -32,6 +32,7 @@ interface CycleOptions {
   size: string;
   seed: string;
   load: string;
+  mix?: string;
   connections: string;
   tables: string;
   rows: string;
@@ -64,7 +65,7 @@ function scenarioFromFlags(o: CycleOptions) {
         ...(o.image ? { image: o.image } : {}),
         server: { doublewrite: o.doublewrite, flushMethod: o.flushMethod, pageSize: o.pageSize, bufferPool: o.bufferPool, redoSize: o.redoSize },
         disk: { atomic: o.atomic, fs: o.fs, trigger: o.trigger, size: o.size },
-        load: { kind: o.load, connections: num(o.connections, '--connections'), tables: num(o.tables, '--tables'), rows: num(o.rows, '--rows'), maxSeconds: num(o.maxSeconds, '--max-seconds') },
+        load: { kind: o.load, ...(o.mix !== undefined ? { mix: o.mix } : {}), connections: num(o.connections, '--connections'), tables: num(o.tables, '--tables'), rows: num(o.rows, '--rows'), maxSeconds: num(o.maxSeconds, '--max-seconds') },
         ...(o.expect ? { expect: o.expect } : {}),
       },
     ],
@@ -123,6 +124,7 @@ export function register(program: Command): void {
     .option('--size <size>', 'disk size', '512M')
     .option('--seed <seed>', 'seed for the load and the fates of pending writes', '1')
     .option('--load <kind>', 'builtin (with ledger) or sysbench', 'builtin')
+    .option('--mix <kinds>', "the builtin load's kinds of step: 'write-only,churn' (equal weights) or 'write-only=4,churn=1,alter=1,partitions=1,bulk=1' (default: write-only)")
     .option('--connections <n>', 'client connections', '4')
     .option('--tables <n>', 'sbtest tables', '4')
     .option('--rows <n>', 'rows per table', '10000')

@@ -36,7 +36,10 @@ export function summaryLines(results: CampaignResults): string[] {
     const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.vacuous ? 'VACUOUS' : s.held ? 'held' : 'rig error';
     const exercised = s.exercise ? `; ${describeExercise(s.exercise)}` : '';
     const finding = (s.findings ?? []).map((f) => `; known finding ${f.id} hit in ${f.hits} of ${f.of} (${f.doc})`).join('');
-    return `${s.name}: ${s.expectation} ${state} (${s.cyclesRun}/${s.cyclesPlanned} cycles: ${counts || 'none'}; torn in ${s.tornCycles}${exercised}${finding})`;
+    const pageZero = s.settings.load.mix
+      ? `; page 0 of an .ibd pending at the cut in ${s.pageZeroCycles ?? 0} (of a lifecycle table's in ${s.lifecyclePageZeroCycles ?? 0})`
+      : '';
+    return `${s.name}: ${s.expectation} ${state} (${s.cyclesRun}/${s.cyclesPlanned} cycles: ${counts || 'none'}; torn in ${s.tornCycles}${exercised}${pageZero}${finding})`;
   });
   return [...lines, `${results.campaign}: ${results.outcome} (${results.cycles.length} cycles merged)`];
 }

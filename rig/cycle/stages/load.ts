@@ -35,6 +35,7 @@ export async function loadUntilFired(
     connections: settings.load.connections,
     tables: settings.load.tables,
     rows: settings.load.rows,
+    ...(settings.load.mix ? { mix: settings.load.mix } : {}),
     seed,
     signal,
   });

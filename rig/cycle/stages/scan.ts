@@ -10,11 +10,12 @@ import type { JournalEntry } from '../../../faults/journal.js';
 import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
-import type { Reconciliation, ScenarioSettings, TornPage, TruthCounts } from '../../results/types.js';
+import type { PageZeroWrite, Reconciliation, ScenarioSettings, TornPage, TruthCounts } from '../../results/types.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { diskOptionsFor } from '../disk-options.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
 import { derivePageTruth, type PageTruth } from '../page-truth.js';
+import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
 import { describeTornPages } from '../torn-pages.js';
@@ -27,6 +28,7 @@ export interface CrashScan {
   copies: DoublewriteCopy[];
   checkpointLsn: number | null;
   pagesTouched: TruthCounts;
+  pageZero: PageZeroWrite[];
   reconciliation: Reconciliation;
   torn: TornPage[];
 }
@@ -62,6 +64,7 @@ export async function scanCrashImage(
   return {
     disk, datadir, scan, extents, copies, checkpointLsn,
     pagesTouched: truth.counts,
+    pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
     torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan)),
   };

@@ -1,0 +1,43 @@
+/**
+ * The prepared image's cache key: a load mix whose kinds need no prepared table keeps the key
+ * images were built under before mixes existed (so caches are reused and nothing changes for
+ * existing campaigns), and a mix with prepared tables gets keys of its own, by kind and count.
+ */
+import t from 'tap';
+import { createHash } from 'node:crypto';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { preparedImageKey } from '../../rig/cycle/prepared-image.js';
+import type { LoadSettings, ScenarioSettings } from '../../rig/results/types.js';
+
+const VERSION = 'mariadbd 10.11.19-MariaDB';
+const settings = (load: Partial<LoadSettings> = {}): ScenarioSettings => ({
+  name: 'a', runtime: 'local', server: DEFAULT_SERVER, disk: DEFAULT_DISK, load: { ...DEFAULT_LOAD, ...load }, expect: 'recovers',
+});
+
+/** The key as it was computed before load mixes (format 2). */
+function keyBeforeMixes(s: ScenarioSettings): string {
+  const basis = {
+    fs: s.disk.fs, sizeBytes: s.disk.sizeBytes, server: s.server, dataset: { tables: s.load.tables, rows: s.load.rows },
+    runtime: s.runtime, image: s.image ?? null, serverVersion: VERSION, format: 2,
+  };
+  return createHash('sha256').update(JSON.stringify(basis)).digest('hex').slice(0, 16);
+}
+
+t.test('without prepared tables the key is the one earlier images were built under', async (t) => {
+  t.equal(preparedImageKey(settings(), VERSION), keyBeforeMixes(settings()), 'no mix');
+  for (const mix of [{ 'write-only': 1 }, { 'write-only': 4, churn: 1, alter: 1, bulk: 1 }]) {
+    t.equal(preparedImageKey(settings({ mix }), VERSION), keyBeforeMixes(settings()), JSON.stringify(mix));
+  }
+});
+
+t.test('prepared partitioned tables give keys of their own, by kind and connection count', async (t) => {
+  const keys = [
+    preparedImageKey(settings(), VERSION),
+    preparedImageKey(settings({ mix: { 'write-only': 4, partitions: 1 } }), VERSION),
+    preparedImageKey(settings({ mix: { 'write-only': 4, 'partition-truncate': 1 } }), VERSION),
+    preparedImageKey(settings({ mix: { 'write-only': 4, partitions: 1, 'partition-truncate': 1 } }), VERSION),
+    preparedImageKey(settings({ mix: { 'write-only': 4, partitions: 1 }, connections: 8 }), VERSION),
+  ];
+  t.equal(new Set(keys).size, keys.length, keys.join(' '));
+  t.equal(preparedImageKey(settings({ mix: { partitions: 2, churn: 1 } }), VERSION), keys[1], 'the weights and other kinds do not matter');
+});
