@@ -7,7 +7,7 @@
  */
 import type { CycleRecord } from '../results/types.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -52,5 +52,12 @@ export const FINDINGS: Record<FindingId, Finding> = {
       r.settings.disk.atomicUnit >= r.settings.server.pageSize &&
       r.tornPagesBefore.length > 0 &&
       (r.cut?.stats.pageWritesStraddling ?? 0) > 0,
+  },
+  'par-not-synced': {
+    id: 'par-not-synced',
+    title: "MariaDB 10.11 never syncs a partitioned table's .par file: a cut after CREATE, ADD or DROP PARTITION leaves the table unreadable",
+    doc: 'docs/findings/par-not-synced.md',
+    matches: (r) =>
+      [...r.invariants.violations, ...r.checkTable.failed].some((line) => line.includes('Failed to read from the .par file')),
   },
 };

@@ -49,3 +49,11 @@ t.test('page0-not-restored: a torn page 0 carrying the finding', async (t) => {
   r.tornPagesBefore[0] = { ...r.tornPagesBefore[0]!, page: 0, page0: { path: 'header', headerSpaceId: 5, firstPages: [], serverLog: [], finding: 'not restored' } };
   t.ok(m(r));
 });
+
+t.test('par-not-synced: a table the server cannot read for its .par file, in the checks or the invariants', async (t) => {
+  const m = FINDINGS['par-not-synced'].matches;
+  const s = settings({ doublewrite: true });
+  t.ok(m(cycleRecord(planned, s, 'silent-corruption', 3, { checkTable: { tables: 10, failed: ['sbtest.parts_c1: Error: Failed to read from the .par file; error: Corrupt'] } })));
+  t.ok(m(cycleRecord(planned, s, 'silent-corruption', 3, { invariants: { checked: true, violations: ['sbtest.parts_c2: the server could not read it: Failed to read from the .par file'] } })));
+  t.notOk(m(cycleRecord(planned, s, 'reported-corruption', 3, { checkTable: { tables: 10, failed: ['sbtest.sbtest3: Error: Table is corrupted'] } })));
+});

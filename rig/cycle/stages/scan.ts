@@ -12,8 +12,8 @@ import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type Do
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
 import type { PageZeroWrite, Reconciliation, ScenarioSettings, TornPage, TruthCounts } from '../../results/types.js';
 import type { CleanupStack } from '../cleanup-stack.js';
-import { diskOptionsFor } from '../disk-options.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
+import { diskOptionsFor } from '../disk-options.js';
 import { derivePageTruth, type PageTruth } from '../page-truth.js';
 import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
