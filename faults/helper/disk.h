@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "journal.h"
+#include "order.h"
 
 enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
 
@@ -33,6 +34,9 @@ struct disk {
 	pthread_cond_t changed; /* cut fired, released, or trigger re-armed */
 	struct journal journal;
 	uint64_t next_seq;
+	struct order_log order; /* the latest writes and flushes, dumped beside the journal at the cut */
+	const char *order_path; /* NULL: no order log */
+	uint64_t flushes_done;  /* completed flushes since the disk started */
 	struct stats stats;
 
 	enum trigger trig;
