@@ -84,3 +84,14 @@ t.test('the reason of a process failure names how it ended', async (t) => {
   t.match(judgeCycle({ ...base, run: neverReady({ timedOut: 'start' }) }).reason, /within 120 s/);
   t.match(judgeCycle({ ...base, run: run({ shutdown: 'failed', exit: null }) }).reason, /an end the rig did not see/);
 });
+
+t.test('an ordering violation at the device is named in the reason and changes no verdict', async (t) => {
+  const writeOrder = { checkpointLsn: 500, pagesChecked: 3, pendingVersions: 3, violationCount: 2, violations: [] };
+  for (const over of [{}, { torn: [page()] }, { run: neverReady({}), loggedCorruption: true }] as Partial<JudgeInput>[]) {
+    const plain = judgeCycle({ ...base, ...over });
+    const j = judgeCycle({ ...base, ...over, writeOrder });
+    t.equal(j.verdict, plain.verdict);
+    t.equal(j.reason, `${plain.reason}; ordering violation observed at the device: 2 pages had a pending version older than the durable checkpoint LSN 500`);
+  }
+  t.equal(judgeCycle({ ...base, writeOrder: { ...writeOrder, violationCount: 0 } }).reason, judgeCycle(base).reason);
+});

@@ -35,6 +35,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
     checkTable: record.checkTable,
     invariants: record.invariants,
     pagesAfter: record.pagesAfter,
+    writeOrder: scanned.writeOrder,
   });
   record.verdict = verdict;
   record.reason = reason;

@@ -2,21 +2,24 @@
  * Stage 5, scan (before recovery): serve the crash image on a fresh power-fail disk (no trigger),
  * and before the server touches it: verify every page, read the doublewrite copies and the redo
  * log's checkpoint, map the pending writes to pages, derive the truth per page from content,
- * reconcile the scan with it, and describe each torn page with the copies the server would accept.
+ * reconcile the scan with it, describe each torn page with the copies the server would accept, and
+ * check the write-ahead order the disk saw (rig/cycle/write-order.ts).
  */
 import { mkdirSync } from 'node:fs';
 import type { CrashPlan } from '../../../faults/crash-plan.js';
 import type { JournalEntry } from '../../../faults/journal.js';
+import type { OrderEvent } from '../../../faults/order-log.js';
 import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
-import type { Reconciliation, ScenarioSettings, TornPage, TruthCounts } from '../../results/types.js';
+import type { Reconciliation, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { diskOptionsFor } from '../disk-options.js';
 import { derivePageTruth } from '../page-truth.js';
 import { reconcileScan } from '../reconcile.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
 import { describeTornPages } from '../torn-pages.js';
+import { checkCrashImageWriteOrder } from '../write-order.js';
 
 export interface CrashScan {
   disk: PowerFailDisk;
@@ -28,6 +31,7 @@ export interface CrashScan {
   pagesTouched: TruthCounts;
   reconciliation: Reconciliation;
   torn: TornPage[];
+  writeOrder: WriteOrderCheck;
 }
 
 export async function scanCrashImage(
@@ -35,6 +39,7 @@ export async function scanCrashImage(
   crashImage: string,
   journal: JournalEntry[],
   plan: CrashPlan,
+  order: OrderEvent[] | null,
   dir: string,
   cleanup: CleanupStack,
 ): Promise<CrashScan> {
@@ -50,10 +55,12 @@ export async function scanCrashImage(
   ]);
   const truth = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
+  const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
   return {
     disk, datadir, scan, extents, copies, checkpointLsn,
     pagesTouched: truth.counts,
     reconciliation: reconcileScan(truth.pages, scan),
     torn: describeTornPages(truth.pages, scan, copies, checkpointLsn),
+    writeOrder,
   };
 }
