@@ -5,7 +5,8 @@
  * reconcile the scan with it, describe each torn page with the copies the server would accept, and
  * check the write-ahead order the disk saw (rig/cycle/write-order.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CrashPlan } from '../../../faults/crash-plan.js';
 import type { JournalEntry } from '../../../faults/journal.js';
 import type { OrderEvent } from '../../../faults/order-log.js';
@@ -53,6 +54,9 @@ export async function scanCrashImage(
     readDoublewrite(datadir),
     readCheckpoint(datadir),
   ]);
+  // the order log names device offsets: this says which file and offset each one was
+  const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents }));
+  writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
   const truth = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
   const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
