@@ -53,7 +53,7 @@ struct disk {
 	int cut, released;
 	const char *cut_reason;
 	uint64_t cut_pending, cut_pending_pages;
-	int dumping; /* the journal is being written, without the lock */
+	int dumping; /* the cut is being captured: writes under way finish, then the journal is written without the lock */
 	int dump_rc;
 };
 

@@ -48,6 +48,12 @@ void disk_cut_locked(const char *reason)
 		return;
 	D.cut = 1; /* from here on new requests are held */
 	D.cut_reason = reason;
+	/*
+	 * Dumping from here, not only once the writes under way are journaled: waiting for them drops
+	 * the lock, and a cut reply (or the exit) that found the cut but no dump under way would
+	 * answer with the counters below not yet taken and the journal not yet written.
+	 */
+	D.dumping = 1;
 	while (D.inflight > 0) /* writes already under way finish journaling first */
 		pthread_cond_wait(&D.changed, &D.lock);
 	order_note(&D.order, ORDER_CUT, D.next_seq, 0, 0);
@@ -58,7 +64,6 @@ void disk_cut_locked(const char *reason)
 	 * a held flush never empties it. So the dump, which takes as long as hundreds of MiB take to
 	 * write, runs without the lock: status and release still answer meanwhile.
 	 */
-	D.dumping = 1;
 	pthread_mutex_unlock(&D.lock);
 	int rc = journal_dump(&D.journal, D.journal_path);
 	int order_rc = D.order_path ? order_dump(&D.order, D.order_path) : 0;
