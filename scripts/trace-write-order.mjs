@@ -67,8 +67,10 @@ function parseTrace(path) {
   const calls = [];
   const open = new Map(); // pid -> its unfinished call
   const names = new Map(); // fd -> path (threads share the table)
-  const done = (pid, name, args, start, ret, dur) => {
-    const call = { pid, name, start, end: start + Math.round(Number(dur) * 1e6), ret: Number(ret) };
+  // end: strace's -T duration can undercount; when the exit was printed on its own line, its
+  // timestamp (taken after the call returned) bounds the end from above
+  const done = (pid, name, args, start, ret, dur, exitSeen = 0) => {
+    const call = { pid, name, start, end: Math.max(start + Math.round(Number(dur) * 1e6), exitSeen), ret: Number(ret) };
     if (name === 'openat') {
       const m = /^[^,]+, "((?:\\x[0-9a-f]{2})*)"/.exec(args);
       if (m && call.ret >= 0) names.set(call.ret, unhex(m[1]).toString('latin1'));
@@ -86,11 +88,11 @@ function parseTrace(path) {
       open.set(m[1], { name: m[3], args: m[4], start: usOf(m[2]) });
       continue;
     }
-    m = /^(\d+)\s+\d+\.\d+ <\.\.\. (\w+) resumed>.*\) += (-?\d+).*<([\d.]+)>$/.exec(line);
+    m = /^(\d+)\s+(\d+\.\d+) <\.\.\. (\w+) resumed>.*\) += (-?\d+).*<([\d.]+)>$/.exec(line);
     if (m) {
       const u = open.get(m[1]);
       open.delete(m[1]);
-      if (u && u.name === m[2]) done(m[1], u.name, u.args, u.start, m[3], m[4]);
+      if (u && u.name === m[3]) done(m[1], u.name, u.args, u.start, m[4], m[5], usOf(m[2]));
       continue;
     }
     m = /^(\d+)\s+(\d+\.\d+) (\w+)\((.*)\) += (-?\d+).*<([\d.]+)>$/.exec(line);
@@ -234,6 +236,7 @@ function deviceContract(calls, disk, extents) {
   const until = disk.writes.at(-1)?.tUs ?? 0;
   const flushesOf = byFile(calls.filter(isFlush));
   let checked = 0;
+  let withinMargin = 0;
   const lost = [];
   for (const w of calls) {
     if (w.name !== 'pwrite64' || w.ret !== w.length || !w.length || !extents.has(norm(w.file)) || w.start < since) continue;
@@ -242,9 +245,10 @@ function deviceContract(calls, disk, extents) {
     if (!f || f.end > until) continue;
     checked++;
     const at = receivedAt(disk, extents, w, w.start);
-    if (at === null || at === undefined || at > f.end) lost.push({ w, f, at });
+    if (at !== null && at !== undefined && at > f.end && at <= f.end + MARGIN_US) withinMargin++;
+    else if (at === null || at === undefined || at > f.end) lost.push({ w, f, at });
   }
-  console.log(`fsync contract at the disk: ${checked} data-file writes followed (by at least ${MARGIN_US} µs) by a flush of their file; ${checked - lost.length} reached the disk before that flush returned, ${lost.length} did not`);
+  console.log(`fsync contract at the disk: ${checked} data-file writes followed (by at least ${MARGIN_US} µs) by a flush of their file; ${checked - lost.length - withinMargin} reached the disk before that flush returned, ${withinMargin} within ${MARGIN_US} µs after it (strace's timing error), ${lost.length} later or never`);
   for (const { w, f, at } of lost.slice(0, 5)) {
     console.log(`  ${norm(w.file)} @${w.offset} (${w.length} B) returned at ${w.end} µs; ${f.name} ${f.start}..${f.end} µs; the disk received it ${at ? `at ${at} µs` : 'never within its log'}`);
   }
