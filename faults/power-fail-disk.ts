@@ -15,6 +15,7 @@ import { refusal, sendCommand } from './control-client.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS } from './filesystems.js';
 import type { HelperStatus } from './helper-status.js';
+import { ORDER_LOG_FILE } from './order-log.js';
 import { preflightDisk } from './preflight.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
@@ -164,6 +165,7 @@ async function startHelper(record: DiskRecord): Promise<DiskRecord> {
       `--unit=${record.atomicUnit}`,
       `--page-size=${record.pageSize}`,
       `--journal-max=${record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES}`,
+      `--order-log=${join(record.dir, ORDER_LOG_FILE)}`,
       record.fuseDir,
     ],
     { detached: true, stdio: ['ignore', log, log] },
@@ -218,6 +220,7 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
   let record = newRecord(opts, dir);
   mkdirSync(record.fuseDir, { recursive: true });
   rmSync(record.journalFile, { force: true });
+  rmSync(join(dir, ORDER_LOG_FILE), { force: true });
   saveRecord(record);
   try {
     if (opts.adoptImage) {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "journal.h"
+#include "order.h"
 
 enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
 
@@ -33,6 +34,9 @@ struct disk {
 	pthread_cond_t changed; /* cut fired, released, or trigger re-armed */
 	struct journal journal;
 	uint64_t next_seq;
+	struct order_log order; /* the latest writes and flushes, dumped beside the journal at the cut */
+	const char *order_path; /* NULL: no order log */
+	uint64_t flushes_done;  /* completed flushes since the disk started */
 	struct stats stats;
 
 	enum trigger trig;
@@ -49,7 +53,7 @@ struct disk {
 	int cut, released;
 	const char *cut_reason;
 	uint64_t cut_pending, cut_pending_pages;
-	int dumping; /* the journal is being written, without the lock */
+	int dumping; /* the cut is being captured: writes under way finish, then the journal is written without the lock */
 	int dump_rc;
 };
 

@@ -47,14 +47,17 @@ int journal_reserve(struct journal *j, size_t slots)
 	return 0;
 }
 
-void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
+size_t journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data)
 {
+	size_t retired = 0;
 	j->e[j->n++] = (struct jentry){ seq, off, len, data, data + len };
 	j->bytes += 2ull * len;
 	while (j->bytes > j->max_bytes && j->head < j->n - 1) {
 		drop_entry(j, &j->e[j->head++]);
-		j->retired++;
+		retired++;
 	}
+	j->retired += retired;
+	return retired;
 }
 
 void journal_flush_before(struct journal *j, uint64_t seq)

@@ -26,8 +26,9 @@ struct journal {
 void journal_init(struct journal *j, uint64_t max_bytes);
 /* Makes room for `slots` more entries, so that as many journal_add calls cannot fail. 0 or -ENOMEM. */
 int journal_reserve(struct journal *j, size_t slots);
-/* Into a reserved slot; takes ownership of data: 2*len bytes, the old bytes then the new. */
-void journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
+/* Into a reserved slot; takes ownership of data: 2*len bytes, the old bytes then the new. Returns
+ * how many of the oldest entries the bound retired to make room (j->e[j->head - 1] the newest). */
+size_t journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
 /* A flush that began when `seq` was the next sequence number makes every earlier write durable. */
 void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);

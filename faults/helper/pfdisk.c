@@ -24,17 +24,18 @@
 struct disk D = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER };
 
 static struct options {
-	const char *image, *control, *journal;
+	const char *image, *control, *journal, *order_log;
 	unsigned unit, page_size;
-	unsigned long long journal_max;
+	unsigned long long journal_max, order_events;
 	int show_help;
-} opts = { .unit = 4096, .page_size = 16384, .journal_max = 512ull << 20 };
+} opts = { .unit = 4096, .page_size = 16384, .journal_max = 512ull << 20, .order_events = 1ull << 18 };
 
 #define OPT(t, p) { t, offsetof(struct options, p), 1 }
 static const struct fuse_opt option_spec[] = {
 	OPT("--image=%s", image),     OPT("--control=%s", control),
 	OPT("--journal=%s", journal), OPT("--unit=%u", unit),
 	OPT("--page-size=%u", page_size), OPT("--journal-max=%llu", journal_max),
+	OPT("--order-log=%s", order_log), OPT("--order-events=%llu", order_events),
 	OPT("-h", show_help),         OPT("--help", show_help),
 	FUSE_OPT_END
 };
@@ -47,8 +48,15 @@ void disk_cut_locked(const char *reason)
 		return;
 	D.cut = 1; /* from here on new requests are held */
 	D.cut_reason = reason;
+	/*
+	 * Dumping from here, not only once the writes under way are journaled: waiting for them drops
+	 * the lock, and a cut reply (or the exit) that found the cut but no dump under way would
+	 * answer with the counters below not yet taken and the journal not yet written.
+	 */
+	D.dumping = 1;
 	while (D.inflight > 0) /* writes already under way finish journaling first */
 		pthread_cond_wait(&D.changed, &D.lock);
+	order_note(&D.order, ORDER_CUT, D.next_seq, 0, 0);
 	D.cut_pending = journal_pending(&D.journal);
 	D.cut_pending_pages = journal_pending_at_least(&D.journal, D.page_size);
 	/*
@@ -56,9 +64,11 @@ void disk_cut_locked(const char *reason)
 	 * a held flush never empties it. So the dump, which takes as long as hundreds of MiB take to
 	 * write, runs without the lock: status and release still answer meanwhile.
 	 */
-	D.dumping = 1;
 	pthread_mutex_unlock(&D.lock);
 	int rc = journal_dump(&D.journal, D.journal_path);
+	int order_rc = D.order_path ? order_dump(&D.order, D.order_path) : 0;
+	if (order_rc != 0) /* evidence beside the journal: the crash image does not need it */
+		fprintf(stderr, "pfdisk: order log dump to %s failed: %s\n", D.order_path, strerror(-order_rc));
 	pthread_mutex_lock(&D.lock);
 	D.dump_rc = rc;
 	D.dumping = 0;
@@ -273,8 +283,13 @@ static int write_journaled(const char *buf, size_t len, off_t off)
 			undo_rc = pwrite_all(data, done, off, &undone);
 	}
 	pthread_mutex_lock(&D.lock);
-	if (rc == 0)
-		journal_add(&D.journal, D.next_seq++, (uint64_t)off, (uint32_t)len, data);
+	if (rc == 0) {
+		uint64_t seq = D.next_seq++;
+		size_t retired = journal_add(&D.journal, seq, (uint64_t)off, (uint32_t)len, data);
+		order_note(&D.order, ORDER_WRITE, seq, (uint64_t)off, (uint32_t)len);
+		if (retired)
+			order_note(&D.order, ORDER_RETIRE, D.journal.e[D.journal.head - 1].seq, retired, 0);
+	}
 	if (undo_rc != 0 && !D.broken[0])
 		snprintf(D.broken, sizeof(D.broken), "a failed write of %zu bytes at %llu could not be undone: %s",
 			 len, (unsigned long long)off, strerror(-undo_rc));
@@ -357,8 +372,10 @@ static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 	int rc = D.cut ? disk_hold_locked() : 0;
 	if (rc == 0 && D.n_copies > 0)
 		journal_hash_copies(&D.journal, D.page_size, D.copies, D.n_copies, add_copy_hash);
-	if (rc == 0)
+	if (rc == 0) {
 		journal_flush_before(&D.journal, D.next_seq);
+		order_note(&D.order, ORDER_FLUSH, D.next_seq, ++D.flushes_done, 0);
+	}
 	pthread_mutex_unlock(&D.lock);
 	return rc;
 }
@@ -397,7 +414,9 @@ static void usage(const char *prog)
 	       "    --journal=FILE       where the journal is dumped at the cut\n"
 	       "    --unit=N             atomic write unit, for the straddle count (default 4096)\n"
 	       "    --page-size=N        page size the armed trigger counts (default 16384)\n"
-	       "    --journal-max=N      journal bound in bytes (default 512 MiB)\n\n",
+	       "    --journal-max=N      journal bound in bytes (default 512 MiB)\n"
+	       "    --order-log=FILE     at the cut, also dump the latest writes and flushes with their times\n"
+	       "    --order-events=N     how many events the order log keeps (default 262144)\n\n",
 	       prog);
 }
 
@@ -429,6 +448,11 @@ int main(int argc, char *argv[])
 	D.page_size = opts.page_size;
 	D.journal_path = opts.journal;
 	journal_init(&D.journal, opts.journal_max);
+	D.order_path = opts.order_log;
+	if (order_init(&D.order, opts.order_log ? opts.order_events : 0) != 0) {
+		fprintf(stderr, "pfdisk: no memory for %llu order log events\n", opts.order_events);
+		return 2;
+	}
 	fuse_opt_add_arg(&args, "-f");
 	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
 	int rc = fuse_main(args.argc, args.argv, &ops, NULL);

@@ -1,7 +1,7 @@
 /**
  * What each cycle's folder keeps, under the campaign's disk cap. A cycle that contradicted its
- * expectation (failing) or whose crash image held a torn page keeps what `rig repro` rebuilds the
- * crash image from: the image at the cut, the journal, the plan, plus the server's error log.
+ * expectation (failing), whose crash image held a torn page, or whose disk saw the write-ahead
+ * order broken (rig/cycle/write-order.ts) keeps what `rig repro` rebuilds the crash image from: the image at the cut, the journal, the plan, plus the server's error log.
  * Every other cycle sheds the image and keeps only its small files. Over the cap, the oldest
  * passing evidence goes first; failing evidence is never dropped: when it alone exceeds the cap
  * it stays, and a warning says so.
@@ -28,7 +28,7 @@ export function isFailing(record: CycleRecord): boolean {
 }
 
 export function wantsEvidence(record: CycleRecord): boolean {
-  return isFailing(record) || record.tornPagesBefore.length > 0;
+  return isFailing(record) || record.tornPagesBefore.length > 0 || (record.writeOrder?.violationCount ?? 0) > 0;
 }
 
 export class EvidenceKeeper {

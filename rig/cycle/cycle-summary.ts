@@ -2,7 +2,7 @@
 import { doublewriteMode } from '../results/doublewrite-mode.js';
 import { showMix } from '../load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
-import type { CycleRecord, Phase } from '../results/types.js';
+import type { CycleRecord, Phase, WriteOrderCheck } from '../results/types.js';
 
 const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
 
@@ -34,6 +34,7 @@ export function formatCycleSummary(r: CycleRecord): string {
     const files = r.pageZeroWrites.map((p) => `${p.file} ${p.writes}${p.class === 'whole' ? '' : ` (${p.class})`}`).join(', ');
     lines.push(`  page 0 writes pending at the cut: ${ibdPageZeroWrites(r)} on .ibd files, ${lifecyclePageZeroWrites(r)} of them on lifecycle tables${files ? `; ${files}` : ''}`);
   }
+  if (r.writeOrder) lines.push(...writeOrderLines(r.writeOrder));
   for (const p of r.tornPagesBefore.slice(0, 8)) {
     const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');
     const after = p.freedAfter ? ' -> freed' : p.currentAfter === false ? ' -> OLDER than its newest write' : p.attribution ? ` -> ${p.attribution}` : '';
@@ -71,4 +72,30 @@ export function formatCycleSummary(r: CycleRecord): string {
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
   if (r.error) lines.push(`  error: ${r.error}`);
   return lines.join('\n');
+}
+
+const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
+
+/** The write-order check: one line, the violating pages, and when the disk saw the checkpoint. */
+export function writeOrderLines(w: WriteOrderCheck): string[] {
+  if (w.checkpointLsn === null) return [`  write order: not checked (${w.why ?? 'no checkpoint'})`];
+  const head = `  write order: durable checkpoint LSN ${w.checkpointLsn}; ${w.pendingVersions} pending versions of ${w.pagesChecked} pages checked; ` +
+    (w.violationCount ? `ORDERING VIOLATION observed at the device on ${w.violationCount} pages (pending version older than the checkpoint)` : 'no ordering violation');
+  const lines = [head];
+  const d = w.device;
+  const durable = d?.checkpointDurableAt;
+  for (const v of w.violations.slice(0, 8)) {
+    const free = v.free === null ? 'free unknown' : v.free ? 'FREE' : 'in use';
+    const late = v.arrivedUs !== undefined && durable ? `, reached the disk ${ms(v.arrivedUs - durable.atUs)} after the checkpoint was durable` : '';
+    lines.push(`    ${v.file} page ${v.page}: durable LSN ${v.durableLsn}, pending LSN ${v.pendingLsn} (write seq ${v.seq}, ${v.length} B), ${free}${v.unwritten ? ', unwritten extent' : ''}${late}`);
+  }
+  if (w.violationCount > 8) lines.push(`    ... ${w.violationCount - 8} more`);
+  if (d && w.violationCount) {
+    const write = d.checkpointWrite ? `checkpoint block written at seq ${d.checkpointWrite.seq}` : 'checkpoint block write before the order log';
+    const by = !durable ? 'durable before the log' : durable.by === 'flush' ? `durable at flush #${durable.flush} (boundary seq ${durable.boundary})` : `retired as durable by the journal bound`;
+    const since = d.flushesSinceCheckpoint === null ? '' : `, ${d.flushesSinceCheckpoint} flushes after it`;
+    const cut = durable && d.cutUs !== null ? `, ${ms(d.cutUs - durable.atUs)} before the cut` : '';
+    lines.push(`    disk order: ${write}, ${by}${since}${cut}; journal bound retired ${d.retired} writes in the log's window`);
+  }
+  return lines;
 }

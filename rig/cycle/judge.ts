@@ -17,8 +17,10 @@
  * - else `restored` (pages tore, all in use valid afterwards) or `no-torn`.
  * Pages are scanned after every run, but only a clean shutdown leaves them as the server meant
  * them: after a crash, pages rebuilt in memory may not have reached the disk yet.
+ * A write-ahead order violation the device saw (rig/cycle/write-order.ts) changes no verdict: the
+ * reason names it, since it explains why a checkpoint could not be trusted.
  */
-import type { CycleRecord, RecoveryRun, Verdict } from '../results/types.js';
+import type { CycleRecord, RecoveryRun, Verdict, WriteOrderCheck } from '../results/types.js';
 
 export interface JudgeInput {
   torn: CycleRecord['tornPagesBefore'];
@@ -28,6 +30,8 @@ export interface JudgeInput {
   checkTable: CycleRecord['checkTable'];
   invariants: CycleRecord['invariants'];
   pagesAfter: CycleRecord['pagesAfter'];
+  /** The write-ahead order at the device: named in the reason when violated, never a verdict. */
+  writeOrder?: WriteOrderCheck | null;
 }
 
 export interface Judgement {
@@ -96,6 +100,14 @@ function judgeProcess(input: JudgeInput, tornText: string): Judgement | null {
 }
 
 export function judgeCycle(input: JudgeInput): Judgement {
+  const judged = judgeOutcome(input);
+  const order = input.writeOrder;
+  if (!order?.violationCount) return judged;
+  const pages = plural(order.violationCount, 'page');
+  return { ...judged, reason: `${judged.reason}; ordering violation observed at the device: ${pages} had a pending version older than the durable checkpoint LSN ${order.checkpointLsn}` };
+}
+
+function judgeOutcome(input: JudgeInput): Judgement {
   const torn = input.torn.length;
   const tornText = torn ? `${plural(torn, 'page')} torn in the crash image` : 'no page torn in the crash image';
   if (input.run.readyMs === null) return judgeNeverReady(input, tornText);

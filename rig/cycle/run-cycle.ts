@@ -57,11 +57,11 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.cut = cutSummary(cut.status, cut.atMs);
     record.throughput = cut.load.throughput;
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
-    const { crash, journal } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit));
+    const { crash, journal, order } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit));
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;
     const scanned = await timer.time('scanBefore', () =>
-      scanCrashImage(settings, crash.path, journal, crash.plan, join(input.dir, 'recover'), cleanup),
+      scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup),
     );
     const stats = record.cut.stats;
     if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);
@@ -69,6 +69,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.pageZeroWrites = scanned.pageZero;
     record.reconciliation = scanned.reconciliation;
     record.checkpointLsn = scanned.checkpointLsn;
+    record.writeOrder = scanned.writeOrder;
     record.tornPagesBefore = scanned.torn;
     const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
     const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, cut.load, cleanup, bounds, signal));

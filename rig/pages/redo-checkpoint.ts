@@ -13,7 +13,7 @@ import { readLsn, readU32 } from './page-format.js';
 
 const FORMAT_PHYS = 0x50687973; // "Phys"
 const CHECKPOINT_BLOCKS = [4096, 8192];
-const HEADER_BYTES = 12288;
+export const REDO_HEADER_BYTES = 12288;
 
 export interface Checkpoint {
   lsn: number;
@@ -24,7 +24,7 @@ export interface Checkpoint {
 export type CheckpointRead = { checkpoint: Checkpoint } | { checkpoint: null; why: string };
 
 export function parseCheckpoint(header: Uint8Array): CheckpointRead {
-  if (header.length < HEADER_BYTES) return { checkpoint: null, why: 'the redo log is shorter than its header' };
+  if (header.length < REDO_HEADER_BYTES) return { checkpoint: null, why: 'the redo log is shorter than its header' };
   if (readU32(header, 0) !== FORMAT_PHYS) return { checkpoint: null, why: 'not a MariaDB 10.8+ redo log (no "Phys" format tag)' };
   let best: Checkpoint | null = null;
   for (const block of CHECKPOINT_BLOCKS) {
@@ -40,8 +40,8 @@ export async function readCheckpoint(datadir: string): Promise<CheckpointRead> {
   const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
   if (!file) return { checkpoint: null, why: 'no ib_logfile0 (MySQL keeps its redo log in #innodb_redo, not read here)' };
   try {
-    const header = Buffer.alloc(HEADER_BYTES);
-    const { bytesRead } = await file.read(header, 0, HEADER_BYTES, 0);
+    const header = Buffer.alloc(REDO_HEADER_BYTES);
+    const { bytesRead } = await file.read(header, 0, REDO_HEADER_BYTES, 0);
     return parseCheckpoint(header.subarray(0, bytesRead));
   } finally {
     await file.close();

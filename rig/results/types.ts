@@ -262,6 +262,49 @@ export interface RecoveryRun {
   checksError?: string; // the error that ended the checks early
 }
 
+/**
+ * A tablespace page whose pending (unflushed) version at the cut was older than the checkpoint
+ * durable before the cut, over a durable version older still (rig/cycle/write-order.ts).
+ */
+export interface WriteOrderViolation {
+  file: string;
+  page: number;
+  durableLsn: number; // LSN of the durable version (0: all zeros, or an unwritten extent)
+  pendingLsn: number; // LSN of the newest pending version below the checkpoint
+  seq: number; // the pending write that brought it (journal seq)
+  offset: number; // its device offset
+  length: number;
+  coveredWrites: number; // pending writes of the page with an LSN between the two
+  free: boolean | null; // the crash image's extent descriptors mark the page free; null: cannot tell
+  unwritten?: boolean; // the page sits in an extent the crash image marks unwritten
+  arrivedUs?: number; // when the disk journaled the write (wall clock, µs), from its order log
+}
+
+/** From the disk's order log (faults/order-log.ts): times are the disk's wall clock in µs. */
+export interface DeviceOrder {
+  events: number; // events the log kept (the latest ones)
+  firstEventUs: number | null;
+  cutUs: number | null;
+  /** The last write over the durable checkpoint block that was not pending; null: before the log's window. */
+  checkpointWrite: { seq: number; atUs: number } | null;
+  /** What made that write durable: the first flush after it, or the journal bound retiring it. */
+  checkpointDurableAt: { by: 'flush' | 'retire'; flush: number | null; boundary: number; atUs: number } | null;
+  lastFlush: { flush: number; boundary: number; atUs: number } | null;
+  flushesSinceCheckpoint: number | null; // flushes completed after the one that made the checkpoint durable
+  retired: number; // writes the journal bound retired as durable within the window
+}
+
+/** The write-ahead order the device saw: an ordering violation observed at the device, not a verdict. */
+export interface WriteOrderCheck {
+  checkpointLsn: number | null; // durable before the cut (every pending write undone); null: unread
+  why?: string; // why the checkpoint is unknown
+  pagesChecked: number; // live tablespace pages with a pending write carrying their LSN
+  pendingVersions: number; // such pending writes
+  violationCount: number; // pages
+  violations: WriteOrderViolation[]; // the first of them by write seq (at most 64)
+  device?: DeviceOrder; // what the disk's order log adds, when it kept one
+}
+
 export type Phase =
   | 'prepare'
   | 'load'
@@ -297,6 +340,8 @@ export interface CycleRecord {
   pageZeroWrites?: PageZeroWrite[];
   reconciliation: Reconciliation | null;
   checkpointLsn: number | null; // of the crash image's redo log
+  /** The write-ahead order at the device (absent in records saved before the check existed). */
+  writeOrder?: WriteOrderCheck | null;
   pagesAfter: InvalidPage[]; // pages still invalid after recovery
   attribution: Record<Attribution, number>;
   exercised: Exercised | null; // null until the crash image was scanned

@@ -63,6 +63,18 @@ t.test('a torn or failing cycle keeps its evidence; a clean one sheds its image'
   for (const c of [clean, torn, failing]) t.same(savedRecord(c.dir), c.record, `${c.record.id}: cycle.json rewritten`);
 });
 
+t.test('a cycle whose disk saw the write-ahead order broken keeps its evidence, torn or not', async (t) => {
+  const results = tempDir(t);
+  const keeper = new EvidenceKeeper(results, 100 * 1024 * KiB, (line) => t.fail(line));
+  const reordered = cycleFolder(results, 1, 'no-torn', 0, 64);
+  reordered.record.writeOrder = { checkpointLsn: 500, pagesChecked: 2, pendingVersions: 2, violationCount: 1, violations: [] };
+  const inOrder = cycleFolder(results, 2, 'no-torn', 0, 64);
+  inOrder.record.writeOrder = { ...reordered.record.writeOrder, violationCount: 0 };
+  for (const c of [reordered, inOrder]) keeper.settle(c.record, c.dir);
+  t.equal(reordered.record.evidenceDir, 'cycles/dw-on-1');
+  t.equal(inOrder.record.evidenceDir, null);
+});
+
 t.test('over the cap the oldest passing evidence goes first; failing evidence stays, with a warning', async (t) => {
   const results = tempDir(t);
   const warnings: string[] = [];

@@ -93,3 +93,14 @@ t.test('the reason names undone lifecycle steps, and says when every one held', 
   const held = judgeCycle({ ...base, ledger: { checked: true, acked: 10, missing: 0, steps: { acked: 5, missing: 0, lost: [] } } });
   t.match(held.reason, /all 10 acknowledged commits present, all 5 acknowledged lifecycle steps in effect/);
 });
+
+t.test('an ordering violation at the device is named in the reason and changes no verdict', async (t) => {
+  const writeOrder = { checkpointLsn: 500, pagesChecked: 3, pendingVersions: 3, violationCount: 2, violations: [] };
+  for (const over of [{}, { torn: [page()] }, { run: neverReady({}), loggedCorruption: true }] as Partial<JudgeInput>[]) {
+    const plain = judgeCycle({ ...base, ...over });
+    const j = judgeCycle({ ...base, ...over, writeOrder });
+    t.equal(j.verdict, plain.verdict);
+    t.equal(j.reason, `${plain.reason}; ordering violation observed at the device: 2 pages had a pending version older than the durable checkpoint LSN 500`);
+  }
+  t.equal(judgeCycle({ ...base, writeOrder: { ...writeOrder, violationCount: 0 } }).reason, judgeCycle(base).reason);
+});

@@ -12,6 +12,7 @@ import { logExcerpt, type LogSource } from './log-excerpt.js';
 import { pendingWritesBlock } from './pending-writes.js';
 import { serverRunBlock } from './server-run.js';
 import { afterRecoveryBlock, tornPagesBlock } from './torn-pages.js';
+import { writeOrderBlock } from './write-order.js';
 
 function part(title: string, body: Html, wide = false): Html {
   return html`<section class="part${wide ? ' wide' : ''}"><h4>${title}</h4>${body}</section>`;
@@ -57,6 +58,7 @@ ${exercisedLine(cycle)}
 <h4>Reproduce this crash image</h4>${reproBlock(cycle)}</div>
 <div class="parts">
 ${part('Torn pages', tornPagesBlock(cycle), true)}
+${part('Write order at the device', writeOrderBlock(cycle), true)}
 ${part('Error log', logExcerpt(log, cycle.errorLog.excerpt, cycle.errorLog.events, cycle.tornPagesBefore), true)}
 ${part('After recovery', html`${afterRecoveryBlock(cycle)}<h5>Ledger</h5>${ledgerBlock(cycle)}`)}
 ${part('Recovery server', serverRunBlock(cycle))}

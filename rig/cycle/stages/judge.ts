@@ -49,6 +49,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
     checkTable: record.checkTable,
     invariants: record.invariants,
     pagesAfter: record.pagesAfter,
+    writeOrder: scanned.writeOrder,
   });
   record.verdict = verdict;
   const page0Findings = record.tornPagesBefore.flatMap((p) => (p.page0?.finding ? [p.page0.finding] : []));

@@ -2,15 +2,18 @@
  * Stage 5, scan (before recovery): serve the crash image on a fresh power-fail disk (no trigger),
  * and before the server touches it: verify every page, read the doublewrite copies and the redo
  * log's checkpoint, map the pending writes to pages, derive the truth per page from content,
- * reconcile the scan with it, and describe each torn page with the copies the server would accept.
+ * reconcile the scan with it, describe each torn page with the copies the server would accept, and
+ * check the write-ahead order the disk saw (rig/cycle/write-order.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CrashPlan } from '../../../faults/crash-plan.js';
 import type { JournalEntry } from '../../../faults/journal.js';
+import type { OrderEvent } from '../../../faults/order-log.js';
 import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
-import type { PageZeroWrite, Reconciliation, ScenarioSettings, TornPage, TruthCounts } from '../../results/types.js';
+import type { PageZeroWrite, Reconciliation, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
@@ -19,6 +22,7 @@ import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
 import { describeTornPages } from '../torn-pages.js';
+import { checkCrashImageWriteOrder } from '../write-order.js';
 
 export interface CrashScan {
   disk: PowerFailDisk;
@@ -31,6 +35,7 @@ export interface CrashScan {
   pageZero: PageZeroWrite[];
   reconciliation: Reconciliation;
   torn: TornPage[];
+  writeOrder: WriteOrderCheck;
 }
 
 /** The unflushed doublewrite copies of each torn page of a known tablespace. */
@@ -46,6 +51,7 @@ export async function scanCrashImage(
   crashImage: string,
   journal: JournalEntry[],
   plan: CrashPlan,
+  order: OrderEvent[] | null,
   dir: string,
   cleanup: CleanupStack,
 ): Promise<CrashScan> {
@@ -59,13 +65,18 @@ export async function scanCrashImage(
     readDoublewrite(datadir),
     readCheckpoint(datadir),
   ]);
+  // the order log names device offsets: this says which file and offset each one was
+  const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents }));
+  writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
   const truth = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
+  const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
   return {
     disk, datadir, scan, extents, copies, checkpointLsn,
     pagesTouched: truth.counts,
     pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
     torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan)),
+    writeOrder,
   };
 }

@@ -1,0 +1,63 @@
+/**
+ * What the disk's order log adds to the write-order check: when the checkpoint block that was
+ * durable at the cut reached the disk, which flush made it durable, how many flushes followed
+ * before the cut, and when each violating page write arrived. All times are the disk's (wall
+ * clock, microseconds), so they can be set beside a trace of the server's system calls.
+ */
+import type { OrderEvent } from '../../faults/order-log.js';
+import type { ExtentMap } from '../pages/index.js';
+import type { DeviceOrder, WriteOrderViolation } from '../results/types.js';
+
+export const REDO_LOG = './ib_logfile0';
+const CHECKPOINT_BLOCK_BYTES = 64;
+
+/** Device byte ranges holding [fileOffset, fileOffset + length) of a file. */
+export function deviceRangesOf(map: ExtentMap, rel: string, fileOffset: number, length: number): Array<[number, number]> {
+  const file = map.files.find((f) => f.rel === rel);
+  if (!file) return [];
+  const ranges: Array<[number, number]> = [];
+  for (const e of file.extents) {
+    const lo = Math.max(fileOffset, e.logical);
+    const hi = Math.min(fileOffset + length, e.logical + e.length);
+    if (lo < hi) ranges.push([e.physical + (lo - e.logical), hi - lo]);
+  }
+  return ranges;
+}
+
+const touches = (w: { offset: number; length: number }, ranges: Array<[number, number]>): boolean =>
+  ranges.some(([at, n]) => w.offset < at + n && at < w.offset + w.length);
+
+const isDurableWriteOver = (e: OrderEvent, durableBelow: number, ranges: Array<[number, number]>): boolean =>
+  e.kind === 'write' && e.seq < durableBelow && touches(e, ranges);
+
+/** `checkpointBlock`: the byte offset in the redo log of the block that held the durable checkpoint. */
+export function describeDeviceOrder(events: readonly OrderEvent[], map: ExtentMap, checkpointBlock: number | null): DeviceOrder {
+  const flushes = events.filter((e): e is Extract<OrderEvent, { kind: 'flush' }> => e.kind === 'flush');
+  const lastFlush = flushes.at(-1) ?? null;
+  const durableBelow = Math.max(lastFlush?.boundary ?? 0, ...events.map((e) => (e.kind === 'retire' ? e.seq + 1 : 0)));
+  const ranges = checkpointBlock === null ? [] : deviceRangesOf(map, REDO_LOG, checkpointBlock, CHECKPOINT_BLOCK_BYTES);
+  // the durable checkpoint came from the last complete write over its block that was not pending
+  let at = events.length - 1;
+  while (at >= 0 && !isDurableWriteOver(events[at]!, durableBelow, ranges)) at--;
+  const write = at < 0 ? null : (events[at] as Extract<OrderEvent, { kind: 'write' }>);
+  const durable = write ? events.slice(at).find((e) => (e.kind === 'flush' && e.boundary > write.seq) || (e.kind === 'retire' && e.seq >= write.seq)) : undefined;
+  return {
+    events: events.length,
+    firstEventUs: events[0]?.tUs ?? null,
+    cutUs: events.find((e) => e.kind === 'cut')?.tUs ?? null,
+    checkpointWrite: write ? { seq: write.seq, atUs: write.tUs } : null,
+    checkpointDurableAt: !durable ? null
+      : durable.kind === 'flush' ? { by: 'flush', flush: durable.number, boundary: durable.boundary, atUs: durable.tUs }
+        : { by: 'retire', flush: null, boundary: (durable as Extract<OrderEvent, { kind: 'retire' }>).seq + 1, atUs: durable.tUs },
+    lastFlush: lastFlush ? { flush: lastFlush.number, boundary: lastFlush.boundary, atUs: lastFlush.tUs } : null,
+    flushesSinceCheckpoint: durable?.kind === 'flush' && lastFlush ? lastFlush.number - durable.number : null,
+    retired: events.reduce((n, e) => n + (e.kind === 'retire' ? e.count : 0), 0),
+  };
+}
+
+/** The violations with the time each pending write reached the disk, where the log kept it. */
+export function withArrival(violations: WriteOrderViolation[], events: readonly OrderEvent[]): WriteOrderViolation[] {
+  const arrived = new Map<number, number>();
+  for (const e of events) if (e.kind === 'write') arrived.set(e.seq, e.tUs);
+  return violations.map((v) => (arrived.has(v.seq) ? { ...v, arrivedUs: arrived.get(v.seq)! } : v));
+}
