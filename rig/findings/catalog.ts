@@ -1,13 +1,13 @@
 /**
  * The server findings the rig has written up (docs/findings/), each with the signature that tells
  * a cycle that hit it from one that failed for another reason. A scenario names the findings it
- * hunts or knows (`findings:` in a campaign file): its cycles that contradict the expectation and
- * match a signature count as hits of that finding, are listed as such and do not fail the
- * campaign; a contradiction the signature does not explain still fails it.
+ * hunts or knows (`findings:` in a campaign file): its judged cycles that match a signature count
+ * as hits of that finding; those among them that contradict the expectation are listed as such and
+ * do not fail the campaign; a contradiction no signature explains still fails it.
  */
 import type { CycleRecord } from '../results/types.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -59,5 +59,11 @@ export const FINDINGS: Record<FindingId, Finding> = {
     doc: 'docs/findings/par-not-synced.md',
     matches: (r) =>
       [...r.invariants.violations, ...r.checkTable.failed].some((line) => line.includes('Failed to read from the .par file')),
+  },
+  'fsync-checkpoint-race': {
+    id: 'fsync-checkpoint-race',
+    title: 'MariaDB 10.11 with buffered page writes (flush method fsync) makes a checkpoint durable before page writes it covers',
+    doc: 'docs/findings/fsync-checkpoint-race.md',
+    matches: (r) => (r.writeOrder?.violationCount ?? 0) > 0,
   },
 };

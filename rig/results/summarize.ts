@@ -36,10 +36,10 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     if (torn > 0) tornCycles += 1;
     if (record.verdict === 'rig-error') failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
     else judged += 1;
+    const known = record.verdict === 'rig-error' ? null : knownFinding(findings, record);
+    if (known) hits.set(known.id, hits.get(known.id)! + 1);
     if (contradicts(expectation, record.verdict, torn)) {
-      const known = knownFinding(findings, record);
-      if (known) hits.set(known.id, hits.get(known.id)! + 1);
-      else failures.push(`${label(record)}: ${record.verdict} contradicts ${expectation}: ${oneLine(record.reason)}`);
+      if (!known) failures.push(`${label(record)}: ${record.verdict} contradicts ${expectation}: ${oneLine(record.reason)}`);
     }
   }
   const complete = records.length >= plan.cyclesPlanned;

@@ -388,7 +388,7 @@ export interface FindingHits {
   id: FindingId;
   title: string;
   doc: string;
-  hits: number; // cycles that contradicted the expectation the way the finding says
+  hits: number; // judged cycles that show the finding's signature (the first of the scenario's findings that matches)
   of: number; // judged cycles (rig errors excluded)
 }
 

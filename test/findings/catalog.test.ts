@@ -57,3 +57,12 @@ t.test('par-not-synced: a table the server cannot read for its .par file, in the
   t.ok(m(cycleRecord(planned, s, 'silent-corruption', 3, { invariants: { checked: true, violations: ['sbtest.parts_c2: the server could not read it: Failed to read from the .par file'] } })));
   t.notOk(m(cycleRecord(planned, s, 'reported-corruption', 3, { checkTable: { tables: 10, failed: ['sbtest.sbtest3: Error: Table is corrupted'] } })));
 });
+
+t.test('fsync-checkpoint-race: the write-order check saw a pending version the durable checkpoint covers', async (t) => {
+  const m = FINDINGS['fsync-checkpoint-race'].matches;
+  const s = settings({ doublewrite: true, flushMethod: 'fsync' });
+  const order = (violationCount: number) => ({ checkpointLsn: 500, pagesChecked: 3, pendingVersions: 3, violationCount, violations: [] });
+  t.ok(m(cycleRecord(planned, s, 'detected', 5, { writeOrder: order(6) })));
+  t.notOk(m(cycleRecord(planned, s, 'detected', 5, { writeOrder: order(0) })));
+  t.notOk(m(cycleRecord(planned, s, 'detected', 5)), 'no check recorded');
+});
