@@ -54,6 +54,11 @@ const logCases: LogCase[] = [
     counts: { corruption: 9, 'lsn-in-future': 8, abort: 4, 'recovery-start': 2, error: 8 },
   },
   {
+    // ADD/DROP PARTITION in the load: refused on the redo log's file records before applying any redo
+    dir: MARIADB, file: 'ddl-partitions-missing-file-modify-refused.log', ready: false, aborted: true, corruptPages: [],
+    counts: { abort: 4, 'recovery-start': 1, error: 1 },
+  },
+  {
     // pages 0-2 of sbtest2.ibd tore in one write; the server restored none of the file and started
     dir: MARIADB, file: 'dw-on-4k-page0-torn-started.log', ready: true, aborted: false,
     corruptPages: [{ page: 0, file: './sbtest/sbtest2.ibd' }],
