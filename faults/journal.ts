@@ -41,16 +41,3 @@ export function readJournal(path: string): JournalEntry[] {
   }
   return parseJournal(readFileSync(path), path);
 }
-
-/** The journal format, for tests and for rebuilding a journal from a saved one. */
-export function encodeJournal(entries: JournalEntry[]): Buffer {
-  const parts: Buffer[] = [Buffer.from('PFJ1', 'latin1'), u64(entries.length)];
-  for (const e of entries) parts.push(u64(e.seq), u64(e.offset), u64(e.length), e.old, e.new);
-  return Buffer.concat(parts);
-}
-
-function u64(n: number): Buffer {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt(n));
-  return b;
-}

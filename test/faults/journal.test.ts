@@ -1,13 +1,14 @@
 /**
- * The journal format the helper dumps (faults/journal.ts): encode and parse round-trip, and an
- * input that is not a whole journal is a rig failure that says what is wrong with it.
+ * The journal format the helper dumps (faults/journal.ts): written here, parsed back whole, and
+ * an input that is not a whole journal is a rig failure that says what is wrong with it.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeJournal, parseJournal, readJournal, type JournalEntry } from '../../faults/journal.js';
+import { parseJournal, readJournal, type JournalEntry } from '../../faults/journal.js';
 import { createRng } from '../../faults/prng.js';
+import { journalBytes } from '../fixtures/journal-bytes.js';
 import { RigError } from '../../rig/errors.js';
 
 function randomEntries(seed: number, count: number): JournalEntry[] {
@@ -24,17 +25,17 @@ function plain(entries: JournalEntry[]): object[] {
   return entries.map((e) => ({ ...e, old: e.old.toString('hex'), new: e.new.toString('hex') }));
 }
 
-t.test('encode then parse gives the same entries', async (t) => {
+t.test('written then parsed gives the same entries', async (t) => {
   for (const [seed, count] of [[1, 0], [2, 1], [3, 7], [4, 40]] as const) {
     const entries = randomEntries(seed, count);
-    const data = encodeJournal(entries);
+    const data = journalBytes(entries);
     t.equal(data.length, 12 + entries.reduce((n, e) => n + 24 + 2 * e.length, 0), `${count} entries: header, then 24 bytes + old + new each`);
     t.same(plain(parseJournal(data)), plain(entries), `seed ${seed}: ${count} entries round-trip`);
   }
-  t.same(parseJournal(encodeJournal([{ seq: 2 ** 52, offset: 2 ** 50, length: 0, old: Buffer.alloc(0), new: Buffer.alloc(0) }]))[0]!.offset, 2 ** 50, 'offsets past 2^32 survive');
+  t.same(parseJournal(journalBytes([{ seq: 2 ** 52, offset: 2 ** 50, length: 0, old: Buffer.alloc(0), new: Buffer.alloc(0) }]))[0]!.offset, 2 ** 50, 'offsets past 2^32 survive');
 });
 
-const whole = encodeJournal(randomEntries(5, 3)); // lengths: see the cases below
+const whole = journalBytes(randomEntries(5, 3)); // lengths: see the cases below
 const firstLength = Number(whole.readBigUInt64LE(12 + 16));
 const bad: { name: string; data: Buffer; says: RegExp }[] = [
   { name: 'empty', data: Buffer.alloc(0), says: /^j is not a power-fail disk journal \(no PFJ1 header\)$/ },
