@@ -3,7 +3,7 @@
  * scenario key to change (relative to the scenario) and the fix.
  */
 import type { ScenarioSettings } from '../results/types.js';
-import { parseSize, showSize } from './size.js';
+import { readSize, showSize } from '../../faults/sizes.js';
 import { showTrigger } from './trigger.js';
 
 export interface SettingsProblem {
@@ -32,7 +32,7 @@ const checks: Check[] = [
       : null,
   (s) => {
     const min = MIN_BUFFER_POOL[s.server.pageSize]!;
-    const pool = parseSize(s.server.bufferPool)!;
+    const pool = readSize(s.server.bufferPool)!;
     return pool < min
       ? { key: 'server.bufferPool', message: `${showSize(pool)} is too small for ${showSize(s.server.pageSize)} pages (mariadbd refuses to start); use ${showSize(min)} or more` }
       : null;
@@ -53,7 +53,7 @@ const checks: Check[] = [
       ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} is below the 300M mkfs.xfs accepts; use 300M or more` }
       : null,
   (s) => {
-    const needed = parseSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
+    const needed = readSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
     return s.disk.sizeBytes < needed
       ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the ${s.server.redoSize} redo log and the rest of the datadir; use ${showSize(needed)} or more` }
       : null;

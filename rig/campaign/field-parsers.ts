@@ -3,8 +3,7 @@
  * on/off). Each returns the value or a one-line reason that ends with the fix.
  */
 import type { TriggerSpec } from '../results/types.js';
-import { parseSize, showSize } from './size.js';
-import { ATOMIC_UNITS } from '../../faults/sizes.js';
+import { ATOMIC_UNITS, readSize, showSize } from '../../faults/sizes.js';
 import { PAGE_SIZES } from '../runtime/server-args.js';
 import { parseTrigger } from './trigger.js';
 
@@ -31,7 +30,7 @@ function choices(values: number[]): string {
 }
 
 export function parseAtomicUnit(value: unknown): Parsed<number> {
-  const bytes = parseSize(value);
+  const bytes = readSize(value);
   const use = `use ${choices(ATOMIC_UNITS)}`;
   if (bytes === null) return fail(`${show(value)} is not a size; ${use}`);
   if (bytes === 0 || (bytes & (bytes - 1)) !== 0) return fail(`${showSize(bytes)} is not a power of two; ${use}`);
@@ -40,7 +39,7 @@ export function parseAtomicUnit(value: unknown): Parsed<number> {
 }
 
 export function parsePageSize(value: unknown): Parsed<number> {
-  const bytes = parseSize(value);
+  const bytes = readSize(value);
   const use = `use ${choices(PAGE_SIZES)}`;
   if (bytes === null) return fail(`${show(value)} is not a size; ${use}`);
   if (!PAGE_SIZES.includes(bytes)) return fail(`${showSize(bytes)} is not an innodb_page_size the server supports; ${use}`);
@@ -49,7 +48,7 @@ export function parsePageSize(value: unknown): Parsed<number> {
 
 /** A size of at least `min` bytes (1 when not given). */
 export function parseBytes(value: unknown, example: string, min = 1): Parsed<number> {
-  const bytes = parseSize(value);
+  const bytes = readSize(value);
   if (bytes === null) return fail(`${show(value)} is not a size; write it like ${example}`);
   if (bytes < min) return fail(`${showSize(bytes)} is too small; use ${showSize(min)} or more, e.g. ${example}`);
   return ok(bytes);

@@ -12,11 +12,10 @@ import { DEFAULT_CAMPAIGN_SEED, DEFAULT_CYCLES, DEFAULT_EVIDENCE_MAX_BYTES } fro
 import { checkSettings } from './check-settings.js';
 import { defaultMessage, formatPath, issuePath } from './issue-message.js';
 import { type MatrixVariant, expandMatrix, isRecord } from './matrix.js';
-import type { CampaignProblem } from './problem.js';
 import { resolveScenario } from './resolve-scenario.js';
 import { type ScenarioFields, campaignSchema, scenarioSchema } from './schema.js';
 import { cycleSeeds } from './seeds.js';
-import type { Campaign, PlannedScenario } from './types.js';
+import type { Campaign, CampaignProblem, PlannedScenario } from './types.js';
 
 export interface CampaignOverrides {
   cycles?: number; // --cycles N: every scenario runs N cycles

@@ -4,7 +4,7 @@
  * slowest), named `<name>-<value>-<value>...`.
  */
 import { show } from './field-parsers.js';
-import type { CampaignProblem } from './problem.js';
+import type { CampaignProblem } from './types.js';
 
 type Raw = Record<string, unknown>;
 type Scalar = string | number | boolean;

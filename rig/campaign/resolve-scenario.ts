@@ -6,7 +6,7 @@ import type { ScenarioSettings } from '../results/types.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from './builtin-defaults.js';
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
-import { formatSize } from './size.js';
+import { formatSize } from '../../faults/sizes.js';
 
 export interface ResolvedScenario {
   settings: ScenarioSettings;

@@ -7,7 +7,9 @@
  * itself (its own SQL or access, a full disk, a rig cause in the message) is a rig failure.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkInvariants, checkTables, verifyLedger } from '../checks/index.js';
+import { checkInvariants } from '../checks/invariants.js';
+import { verifyLedger } from '../checks/ledger.js';
+import { checkTables } from '../checks/tables.js';
 import { rigFailure } from '../errors.js';
 import type { LoadResult } from '../load/index.js';
 import { isConnectionLost } from '../load/load-errors.js';

@@ -17,11 +17,11 @@ import { createProgress } from '../../campaign/progress.js';
 import { readResumeState, type ResumeState } from '../../campaign/resume-state.js';
 import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.js';
 import { parseShard, selectShard } from '../../campaign/shard.js';
-import { parseSize } from '../../campaign/size.js';
 import type { Campaign } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { CACHE_ROOT } from '../../cycle/cache-root.js';
 import { badInput } from '../../errors.js';
+import { readSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
@@ -40,7 +40,7 @@ interface CampaignOptions {
 }
 
 function parseEvidenceMax(text: string): number {
-  const bytes = parseSize(text);
+  const bytes = readSize(text);
   if (bytes === null || bytes < 1) throw badInput(`--evidence-max: '${text}' is not a size; write it like 500M or 2G`);
   return bytes;
 }
