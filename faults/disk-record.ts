@@ -19,8 +19,7 @@ export interface DiskRecord {
   fs: FsKind;
   atomicUnit: number;
   pageSize: number;
-  /** The journal bound the helper was started with; absent in records written before it was kept. */
-  journalMaxBytes?: number;
+  journalMaxBytes: number; // the journal bound the helper was started with
   sizeBytes: number;
   helperPid: number | null;
   loopDevice: string | null;

@@ -25,8 +25,8 @@ export interface DiskOptions {
   sizeBytes: number;
   fs: FsKind;
   atomicUnit: number;
-  pageSize?: number; // what the armed trigger counts as a page write (default 16 KiB)
-  journalMaxBytes?: number; // default DEFAULT_JOURNAL_MAX_BYTES
+  pageSize: number; // what the armed trigger counts as a page write
+  journalMaxBytes: number; // the cache bound: past it the oldest unflushed writes retire as durable
   trigger?: TriggerSpec | null; // armed once the stack is up; null = none yet
   /** Start from this image (already formatted) instead of a fresh sparse one; copied sparsely. */
   fromImage?: string;
@@ -38,8 +38,6 @@ export interface DiskOptions {
   /** Aborting stops the bring-up between steps; what was built is taken down again. */
   signal?: AbortSignal;
 }
-
-export const DEFAULT_JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
  * The helper answers a cut only once its journal is dumped, and the dump writes up to the journal
@@ -110,7 +108,7 @@ export class PowerFailDisk {
   }
 
   private cutReplyTimeoutMs(): number {
-    return cutReplyTimeoutMs(this.record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
+    return cutReplyTimeoutMs(this.record.journalMaxBytes);
   }
 
   /** Hands the disk to another process, or to nobody (null: it stays up until `rig disk down`
@@ -142,8 +140,8 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
     journalFile: join(dir, 'journal.bin'),
     fs: opts.fs,
     atomicUnit: opts.atomicUnit,
-    pageSize: opts.pageSize ?? 16384,
-    journalMaxBytes: opts.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+    pageSize: opts.pageSize,
+    journalMaxBytes: opts.journalMaxBytes,
     sizeBytes: opts.sizeBytes,
     helperPid: null,
     loopDevice: null,
@@ -163,7 +161,7 @@ async function startHelper(record: DiskRecord): Promise<DiskRecord> {
       `--journal=${record.journalFile}`,
       `--unit=${record.atomicUnit}`,
       `--page-size=${record.pageSize}`,
-      `--journal-max=${record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES}`,
+      `--journal-max=${record.journalMaxBytes}`,
       record.fuseDir,
     ],
     { detached: true, stdio: ['ignore', log, log] },

@@ -1,12 +1,10 @@
 /**
- * Cut triggers as users write them: `armed 16` (or `armed`), `after-writes 5000`, `at-time 5s`
+ * Cut triggers as users write them: `armed 16`, `after-writes 5000`, `at-time 5s`
  * (or 800ms), and `manual`, which only a person fires (so a campaign cannot use it).
  */
 import { badInput } from '../rig/errors.js';
 import type { TriggerSpec } from '../rig/results/types.js';
 
-export const DEFAULT_ARMED_PAGE_WRITES = 16;
-export const DEFAULT_TRIGGER: TriggerSpec = { kind: 'armed', pendingPageWrites: DEFAULT_ARMED_PAGE_WRITES };
 const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 function wholeNumber(text: string): number | null {
@@ -27,7 +25,7 @@ export function readTrigger(text: string, allowManual: boolean): TriggerSpec | s
   if (extra.length > 0) return `'${text}' has too many words; ${use}`;
   switch (kind) {
     case 'armed': {
-      const n = arg === undefined ? DEFAULT_ARMED_PAGE_WRITES : wholeNumber(arg);
+      const n = arg === undefined ? null : wholeNumber(arg);
       return n ? { kind: 'armed', pendingPageWrites: n } : `'${text}' needs a count of 1 or more, e.g. 'armed 16'`;
     }
     case 'after-writes': {

@@ -2,6 +2,7 @@
  * Combinations no cycle could run with, found before anything is created. Each problem names the
  * scenario key to change (relative to the scenario) and the fix.
  */
+import { DATADIR_SLACK_BYTES } from '../defaults.js';
 import type { ScenarioSettings } from '../results/types.js';
 import { readSize, showSize } from '../../faults/sizes.js';
 import { showTrigger } from './trigger.js';
@@ -16,8 +17,6 @@ const MiB = 1024 * 1024;
 const MIN_BUFFER_POOL: Record<number, number> = { 4096: 2 * MiB, 8192: 3 * MiB, 16384: 6 * MiB, 32768: 11 * MiB, 65536: 21 * MiB };
 /** mkfs.xfs (xfsprogs 5.19 and later) refuses new filesystems smaller than this. */
 const XFS_MIN_BYTES = 300 * MiB;
-/** Room the system tablespace, undo logs and the dataset need besides the redo log, at the least. */
-const DATADIR_SLACK_BYTES = 64 * MiB;
 
 type Check = (s: ScenarioSettings) => SettingsProblem | null;
 

@@ -1,9 +1,9 @@
 /**
- * One scenario's full settings: the built-in defaults, then the campaign's `defaults`, then the
+ * One scenario's full settings: the rig's defaults (rig/defaults.ts), then the campaign's `defaults`, then the
  * scenario's own fields, section by section. The expectation follows from the result unless set.
  */
 import type { ScenarioSettings } from '../results/types.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from './builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RUNTIME, DEFAULT_SERVER } from '../defaults.js';
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
 import { formatSize } from '../../faults/sizes.js';
@@ -19,7 +19,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
   const load = { ...defaults.load, ...scenario.load };
   const settings: ScenarioSettings = {
     name: scenario.name,
-    runtime: scenario.runtime ?? defaults.runtime ?? 'local',
+    runtime: scenario.runtime ?? defaults.runtime ?? DEFAULT_RUNTIME,
     server: {
       doublewrite: server.doublewrite ?? DEFAULT_SERVER.doublewrite,
       flushMethod: server.flushMethod ?? DEFAULT_SERVER.flushMethod,

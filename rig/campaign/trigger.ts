@@ -5,8 +5,6 @@
 import type { TriggerSpec } from '../results/types.js';
 import { formatTrigger, readTrigger } from '../../faults/trigger.js';
 
-export { DEFAULT_ARMED_PAGE_WRITES } from '../../faults/trigger.js';
-
 /** The trigger, or a one-line reason (with the fix) why the text is not one. */
 export function parseTrigger(text: string): TriggerSpec | string {
   return readTrigger(text, false);

@@ -7,7 +7,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contradicts } from '../results/expectation.js';
-import type { CycleRecord, Expectation, Phase, ScenarioSettings } from '../results/types.js';
+import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
+import type { CycleRecord, Expectation, Phase, RecoveryBounds, ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { cutSummary } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
@@ -19,7 +20,7 @@ import { judgeRecovery } from './stages/judge.js';
 import { loadUntilFired } from './stages/load.js';
 import { materialize } from './stages/materialize.js';
 import { prepare } from './stages/prepare.js';
-import { DEFAULT_RECOVERY_BOUNDS, recoverServer, type RecoveryBounds } from './stages/recover.js';
+import { recoverServer } from './stages/recover.js';
 import { scanAfterRecovery } from './stages/scan-after.js';
 import { scanCrashImage } from './stages/scan.js';
 

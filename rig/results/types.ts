@@ -207,9 +207,15 @@ export interface LogEvent {
 /** A stage of the recovery server's run: starting (until it answers), the checks, the shutdown. */
 export type ServerStage = 'start' | 'checks' | 'shutdown';
 
+/** How long the recovering server may take to answer after starting, and the checks to finish. */
+export interface RecoveryBounds {
+  startMs: number;
+  checksMs: number;
+}
+
 /** What the recovery server process did, as the rig saw it. */
 export interface RecoveryRun {
-  bounds: { startMs: number; checksMs: number };
+  bounds: RecoveryBounds;
   readyMs: number | null; // from start to the first answer; null when it never answered
   endedIn: ServerStage; // the stage in which the process ended
   timedOut: ServerStage | null; // the stage whose bound passed; the rig then killed the server

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { deriveCycleSeed } from '../../rig/campaign/seeds.js';
 
 const parse = (text: string, overrides = {}) => parseCampaign(text, 'c.yml', overrides);

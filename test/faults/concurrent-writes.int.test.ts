@@ -39,7 +39,7 @@ t.test('concurrent writes roll back and land exactly', async (t) => {
   }
   const dir = mkdtempSync(join(tmpdir(), 'rig-concurrent-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   await execa('fio', fio(disk.target, 1));
   await execa('xfs_io', ['-c', 'fsync', disk.target]); // the flush: round 1 is durable

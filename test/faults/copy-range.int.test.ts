@@ -19,7 +19,7 @@ const flush = ['-c', 'fsync'];
 t.test('armed counts home writes whose copy is durable, and nothing else', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
   t.teardown(() => disk.down());
   await disk.addCopyRange(0, 4 * PAGE);
   await disk.arm({ kind: 'armed', pendingPageWrites: 2 });
@@ -42,7 +42,7 @@ t.test('armed counts home writes whose copy is durable, and nothing else', async
 t.test('once the copy ranges are forgotten, armed counts every page write again', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
   t.teardown(() => disk.down());
   await disk.addCopyRange(0, 4 * PAGE);
   await disk.clearCopyRanges();

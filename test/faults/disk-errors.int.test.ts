@@ -23,7 +23,7 @@ const MiB = 1 << 20;
 async function rawDisk(t: Test): Promise<{ dir: string; disk: PowerFailDisk }> {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 * MiB, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   return { dir, disk };
 }
@@ -91,7 +91,7 @@ t.test('a trigger whose dump failed: wait-cut is an error, rig disk down exits 3
 t.test('a big journal: status answers while it is dumped, the cut once it is written', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, journalMaxBytes: 512 * MiB, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 512 * MiB, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   await execa('dd', ['if=/dev/urandom', `of=${disk.target}`, 'bs=1M', 'count=96', 'oflag=direct', 'status=none']);
   const started = Date.now();

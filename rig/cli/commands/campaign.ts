@@ -19,7 +19,7 @@ import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.j
 import { parseShard, selectShard } from '../../campaign/shard.js';
 import type { Campaign } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
-import { CACHE_ROOT } from '../../cycle/cache-root.js';
+import { CACHE_ROOT } from '../../defaults.js';
 import { badInput } from '../../errors.js';
 import { readSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';

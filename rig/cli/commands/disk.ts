@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
+import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
 import { badInput } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';
 import { runAction } from '../run-action.js';
@@ -12,18 +13,18 @@ import { readRecord } from '../../../faults/disk-record.js';
 import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
 import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
-import { parseAtomicUnit, parseSize } from '../../../faults/sizes.js';
+import { parseAtomicUnit, parseSize, showSize } from '../../../faults/sizes.js';
 import { processAlive } from '../../../faults/system.js';
-import { DEFAULT_TRIGGER, formatTrigger, parseTrigger } from '../../../faults/trigger.js';
+import { formatTrigger, parseTrigger } from '../../../faults/trigger.js';
 
 interface UpOptions {
   dir: string;
   size: string;
   fs: string;
   atomic: string;
-  trigger?: string;
+  trigger: string;
   pageSize: string;
-  journalMax: string;
+  cacheBound: string;
   ownerPid?: string;
 }
 
@@ -45,8 +46,8 @@ async function up(opts: UpOptions): Promise<number> {
     fs,
     atomicUnit: parseAtomicUnit(opts.atomic),
     pageSize: parseSize(opts.pageSize, '--page-size'),
-    journalMaxBytes: parseSize(opts.journalMax, '--journal-max'),
-    trigger: opts.trigger ? parseTrigger(opts.trigger) : DEFAULT_TRIGGER,
+    journalMaxBytes: parseSize(opts.cacheBound, '--cache-bound'),
+    trigger: parseTrigger(opts.trigger),
   };
   const ownerPid = parseOwnerPid(opts.ownerPid);
   return runInterruptible(async (signal) => {
@@ -128,12 +129,12 @@ export function register(program: Command): void {
     .command('up')
     .description('build the disk and print its mount point (or loop device for --fs none)')
     .requiredOption('--dir <dir>', 'work folder for the image, helper and mount')
-    .option('--size <size>', 'disk size', '512M')
-    .addOption(new Option('--fs <fs>', 'filesystem').choices(FS_KINDS).default('ext4'))
-    .option('--atomic <unit>', 'atomic write unit: 512, 4k, 8k, 16k, 32k, 64k', '4k')
-    .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", 'armed 16')
-    .option('--page-size <size>', 'page size the armed trigger counts', '16k')
-    .option('--journal-max <size>', 'bound on unflushed data kept; past it the oldest retire as durable', '256M')
+    .option('--size <size>', 'disk size', showSize(DEFAULT_DISK.sizeBytes))
+    .addOption(new Option('--fs <fs>', 'filesystem').choices(FS_KINDS).default(DEFAULT_DISK.fs))
+    .option('--atomic <unit>', 'atomic write unit: 512, 4k, 8k, 16k, 32k, 64k', showSize(DEFAULT_DISK.atomicUnit))
+    .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", formatTrigger(DEFAULT_DISK.trigger))
+    .option('--page-size <size>', 'page size the armed trigger counts', showSize(DEFAULT_SERVER.pageSize))
+    .option('--cache-bound <size>', 'unflushed data the disk keeps; past it the oldest writes retire as durable', showSize(DEFAULT_DISK.journalMaxBytes))
     .option('--owner-pid <pid>', 'tie the disk to this process: once it is gone, rig cleanup removes the disk')
     .action(runAction(up));
   disk.command('cut').description('cut power now').requiredOption('--dir <dir>').action(runAction(cut));
@@ -147,6 +148,6 @@ export function register(program: Command): void {
     .command('down')
     .description('cut (if not yet), tear down, write DIR/crash.img + DIR/plan.json, print its sha256')
     .requiredOption('--dir <dir>')
-    .option('--seed <seed>', 'seed for the fates of pending writes', '1')
+    .option('--seed <seed>', 'seed for the fates of pending writes', String(DEFAULT_SEED))
     .action(runAction(down));
 }
