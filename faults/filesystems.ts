@@ -3,15 +3,18 @@
  * 16 KiB-aligned on the device is the point of the torn-pages campaign (see README).
  */
 import type { FsKind } from '../rig/results/types.js';
+import { showSize } from './sizes.js';
 
 export interface FilesystemRecipe {
   mkfs: string | null; // the tool; null for the raw device
   args: string[]; // before the device path
-  minBytes: number;
+  minBytes: number; // the smallest disk it is made on (a campaign checks this before any cycle)
   describe: string;
 }
 
 const MiB = 1024 * 1024;
+/** The disk's size is a whole number of these (the helper serves the image in 64 KiB pieces). */
+export const SIZE_STEP_BYTES = 64 * 1024;
 // ext4 initialises its inode tables and journal at mkfs time, so no lazy-init writes land in the
 // middle of a test and muddy the journal of pending writes.
 const EXT4 = ['-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0'];
@@ -24,17 +27,19 @@ export const FILESYSTEMS: Record<FsKind, FilesystemRecipe> = {
     minBytes: 64 * MiB,
     describe: 'ext4 with bigalloc 16 KiB clusters',
   },
-  'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 320 * MiB, describe: 'xfs, 4 KiB blocks' },
+  // mkfs.xfs (xfsprogs 5.19 and later) makes no filesystem below 300 MiB; with a 16 KiB stripe unit
+  // (xfsprogs 6.1) none below 512 MiB + 320 KiB, where its log first reaches the 64 MiB it needs.
+  'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 300 * MiB, describe: 'xfs, 4 KiB blocks' },
   'xfs-su16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-d', 'su=16k,sw=1'],
-    minBytes: 320 * MiB,
+    minBytes: 513 * MiB,
     describe: 'xfs with a 16 KiB stripe unit',
   },
   'xfs-bs16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-b', 'size=16384'],
-    minBytes: 320 * MiB,
+    minBytes: 300 * MiB,
     describe: 'xfs with 16 KiB blocks',
   },
   'none': { mkfs: null, args: [], minBytes: 1 * MiB, describe: 'the raw loop device' },
@@ -44,4 +49,14 @@ export const FS_KINDS = Object.keys(FILESYSTEMS) as FsKind[];
 
 export function isFsKind(value: string): value is FsKind {
   return Object.hasOwn(FILESYSTEMS, value);
+}
+
+/** Why a disk of this size cannot carry the filesystem (one line, with the fix), or null. */
+export function diskSizeProblem(fs: FsKind, sizeBytes: number): string | null {
+  const min = FILESYSTEMS[fs].minBytes;
+  if (sizeBytes < min) return `${showSize(sizeBytes)} is too small for ${fs}; use ${showSize(min)} or more`;
+  if (sizeBytes % SIZE_STEP_BYTES !== 0) {
+    return `${sizeBytes} is not a multiple of 64k; round it up to ${showSize(Math.ceil(sizeBytes / SIZE_STEP_BYTES) * SIZE_STEP_BYTES)}`;
+  }
+  return null;
 }

@@ -7,9 +7,8 @@ import { execa } from 'execa';
 import { badInput } from '../rig/errors.js';
 import type { FsKind } from '../rig/results/types.js';
 import { HELPER_PATH } from '../rig/paths.js';
-import { FILESYSTEMS } from './filesystems.js';
+import { FILESYSTEMS, diskSizeProblem } from './filesystems.js';
 import { readRecord } from './disk-record.js';
-import { formatSize } from './sizes.js';
 import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
 
 export interface PreflightInput {
@@ -22,14 +21,8 @@ const DEV_FUSE = process.env.RIG_DEV_FUSE ?? '/dev/fuse';
 
 export async function preflightDisk(input: PreflightInput): Promise<void> {
   const recipe = FILESYSTEMS[input.fs];
-  if (input.sizeBytes < recipe.minBytes) {
-    throw badInput(
-      `--size ${formatSize(input.sizeBytes)} is too small for ${input.fs}; use at least ${formatSize(recipe.minBytes)}`,
-    );
-  }
-  if (input.sizeBytes % 65536 !== 0) {
-    throw badInput(`--size ${input.sizeBytes} is not a multiple of 64k; round it (e.g. 512M)`);
-  }
+  const sizeProblem = diskSizeProblem(input.fs, input.sizeBytes);
+  if (sizeProblem) throw badInput(`--size: ${sizeProblem}`);
   if (!existsSync(DEV_FUSE)) {
     throw badInput(`${DEV_FUSE} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
   }

@@ -4,6 +4,7 @@
  */
 import { DATADIR_SLACK_BYTES } from '../defaults.js';
 import type { ScenarioSettings } from '../results/types.js';
+import { diskSizeProblem } from '../../faults/filesystems.js';
 import { readSize, showSize } from '../../faults/sizes.js';
 import { showTrigger } from './trigger.js';
 
@@ -15,8 +16,6 @@ export interface SettingsProblem {
 const MiB = 1024 * 1024;
 /** mariadbd 10.11 refuses to start below these ("innodb_page_size=N requires innodb_buffer_pool_size >= M MiB"). */
 const MIN_BUFFER_POOL: Record<number, number> = { 4096: 2 * MiB, 8192: 3 * MiB, 16384: 6 * MiB, 32768: 11 * MiB, 65536: 21 * MiB };
-/** mkfs.xfs (xfsprogs 5.19 and later) refuses new filesystems smaller than this. */
-const XFS_MIN_BYTES = 300 * MiB;
 
 type Check = (s: ScenarioSettings) => SettingsProblem | null;
 
@@ -47,10 +46,10 @@ const checks: Check[] = [
     s.disk.trigger.kind === 'at-time' && s.disk.trigger.ms >= s.load.maxSeconds * 1000
       ? { key: 'disk.trigger', message: `'${showTrigger(s.disk.trigger)}' fires after the load gives up (load.maxSeconds: ${s.load.maxSeconds}); use an earlier time or raise load.maxSeconds` }
       : null,
-  (s) =>
-    s.disk.fs.startsWith('xfs') && s.disk.sizeBytes < XFS_MIN_BYTES
-      ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} is below the 300M mkfs.xfs accepts; use 300M or more` }
-      : null,
+  (s) => {
+    const message = diskSizeProblem(s.disk.fs, s.disk.sizeBytes);
+    return message ? { key: 'disk.size', message } : null;
+  },
   (s) => {
     const needed = readSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
     return s.disk.sizeBytes < needed

@@ -71,7 +71,7 @@ t.test('a matrix expands into named scenarios, first key slowest, each resolved 
 scenarios:
   - name: first
   - name: dw
-    disk: {atomic: 16k}
+    disk: {atomic: 16k, size: 1G}
     matrix: {disk.fs: [ext4, xfs-su16k], server.doublewrite: [on, off]}
   - name: flush
     matrix: {server.flushMethod: [O_DIRECT, O_DIRECT_NO_FSYNC], server.pageSize: [16k, 64k], server.bufferPool: [64M]}

@@ -57,7 +57,7 @@ t.test('bad input: one line on stderr, exit 2, nothing left behind', async (t) =
   }
   const cases: { name: string; args: string[]; env?: Record<string, string>; says: RegExp }[] = [
     { name: 'unknown atomic size', args: ['--atomic', '12k'], says: /--atomic: '12k' is not an atomic write size/ },
-    { name: 'size too small for the filesystem', args: ['--fs', 'xfs', '--size', '64M'], says: /too small for xfs; use at least 320M/ },
+    { name: 'size too small for the filesystem', args: ['--fs', 'xfs', '--size', '64M'], says: /^rig: --size: 64M is too small for xfs; use 300M or more$/ },
     // stands in for a host without FUSE: preflight looks for the device node named here
     { name: 'no /dev/fuse', args: [], env: { RIG_DEV_FUSE: '/nonexistent' }, says: /\/nonexistent does not exist/ },
     { name: 'missing mkfs tool', args: ['--fs', 'xfs', '--size', '320M'], env: { PATH: bin }, says: /mkfs\.xfs is not installed.*apt-get install xfsprogs/ },
