@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { FsKind } from '../rig/results/types.js';
+import type { FsKind } from './filesystems.js';
 
 export interface DiskRecord {
   version: 1;

@@ -2,7 +2,6 @@
  * The filesystems the disk can carry, and how each is made. Which of them keep InnoDB pages
  * 16 KiB-aligned on the device is the point of the torn-pages campaign (see README).
  */
-import type { FsKind } from '../rig/results/types.js';
 import { showSize } from './sizes.js';
 
 export interface FilesystemRecipe {
@@ -19,7 +18,7 @@ export const SIZE_STEP_BYTES = 64 * 1024;
 // middle of a test and muddy the journal of pending writes.
 const EXT4 = ['-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0'];
 
-export const FILESYSTEMS: Record<FsKind, FilesystemRecipe> = {
+export const FILESYSTEMS = {
   'ext4': { mkfs: 'mkfs.ext4', args: EXT4, minBytes: 32 * MiB, describe: 'ext4, 4 KiB blocks' },
   'ext4-bigalloc16k': {
     mkfs: 'mkfs.ext4',
@@ -43,7 +42,9 @@ export const FILESYSTEMS: Record<FsKind, FilesystemRecipe> = {
     describe: 'xfs with 16 KiB blocks',
   },
   'none': { mkfs: null, args: [], minBytes: 1 * MiB, describe: 'the raw loop device' },
-};
+} satisfies Record<string, FilesystemRecipe>;
+
+export type FsKind = keyof typeof FILESYSTEMS;
 
 export const FS_KINDS = Object.keys(FILESYSTEMS) as FsKind[];
 
@@ -53,7 +54,7 @@ export function isFsKind(value: string): value is FsKind {
 
 /** Why a disk of this size cannot carry the filesystem (one line, with the fix), or null. */
 export function diskSizeProblem(fs: FsKind, sizeBytes: number): string | null {
-  const min = FILESYSTEMS[fs].minBytes;
+  const min: number = FILESYSTEMS[fs].minBytes;
   if (sizeBytes < min) return `${showSize(sizeBytes)} is too small for ${fs}; use ${showSize(min)} or more`;
   if (sizeBytes % SIZE_STEP_BYTES !== 0) {
     return `${sizeBytes} is not a multiple of 64k; round it up to ${showSize(Math.ceil(sizeBytes / SIZE_STEP_BYTES) * SIZE_STEP_BYTES)}`;

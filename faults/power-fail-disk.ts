@@ -9,16 +9,15 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { rigFailure } from '../rig/errors.js';
 import { checkAborted } from '../rig/interrupts.js';
-import type { FsKind, TriggerSpec } from '../rig/results/types.js';
 import { HELPER_PATH } from '../rig/paths.js';
 import { refusal, sendCommand } from './control-client.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
-import { FILESYSTEMS } from './filesystems.js';
+import { FILESYSTEMS, type FsKind } from './filesystems.js';
 import type { HelperStatus } from './helper-status.js';
 import { preflightDisk } from './preflight.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
-import { armCommand } from './trigger.js';
+import { armCommand, type TriggerSpec } from './trigger.js';
 
 export interface DiskOptions {
   dir: string;

@@ -5,9 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { badInput } from '../rig/errors.js';
-import type { FsKind } from '../rig/results/types.js';
 import { HELPER_PATH } from '../rig/paths.js';
-import { FILESYSTEMS, diskSizeProblem } from './filesystems.js';
+import { FILESYSTEMS, diskSizeProblem, type FsKind } from './filesystems.js';
 import { readRecord } from './disk-record.js';
 import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
 

@@ -3,7 +3,12 @@
  * (or 800ms), and `manual`, which only a person fires (so a campaign cannot use it).
  */
 import { badInput } from '../rig/errors.js';
-import type { TriggerSpec } from '../rig/results/types.js';
+
+export type TriggerSpec =
+  | { kind: 'armed'; pendingPageWrites: number }
+  | { kind: 'after-writes'; writes: number }
+  | { kind: 'at-time'; ms: number }
+  | { kind: 'manual' };
 
 const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 

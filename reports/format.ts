@@ -1,5 +1,6 @@
 /** Numbers and names as a reviewer reads them. */
-import type { Expectation, FsKind, Phase, Verdict } from '../rig/results/types.js';
+import type { Expectation, Phase, Verdict } from '../rig/results/types.js';
+import type { FsKind } from '../faults/filesystems.js';
 
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;

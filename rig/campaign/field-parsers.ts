@@ -2,7 +2,7 @@
  * Parsers for the campaign fields zod cannot check by type alone (sizes, atomic units, triggers,
  * on/off). Each returns the value or a one-line reason that ends with the fix.
  */
-import type { TriggerSpec } from '../results/types.js';
+import type { TriggerSpec } from '../../faults/trigger.js';
 import { ATOMIC_UNITS, readSize, showSize } from '../../faults/sizes.js';
 import { PAGE_SIZES } from '../runtime/server-args.js';
 import { parseTrigger } from './trigger.js';

@@ -2,8 +2,7 @@
  * The cut triggers a campaign may name: the disk's own syntax (faults/trigger.ts) without `manual`,
  * which waits for a person to fire the cut.
  */
-import type { TriggerSpec } from '../results/types.js';
-import { formatTrigger, readTrigger } from '../../faults/trigger.js';
+import { formatTrigger, readTrigger, type TriggerSpec } from '../../faults/trigger.js';
 
 /** The trigger, or a one-line reason (with the fix) why the text is not one. */
 export function parseTrigger(text: string): TriggerSpec | string {

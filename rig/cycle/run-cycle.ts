@@ -10,7 +10,7 @@ import { contradicts } from '../results/expectation.js';
 import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
 import type { CycleRecord, Expectation, Phase, RecoveryBounds, ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
-import { cutSummary } from '../../faults/helper-status.js';
+import { diskCut } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord } from './cycle-record.js';
 import { PhaseTimer } from './phase-timer.js';
@@ -52,7 +52,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const live = await timer.time('prepare', () => prepare({ ...input, cutDir }, cleanup));
     const fired = await timer.time('load', () => loadUntilFired(live, settings, input.seed, cleanup, signal));
     const cut = await timer.time('cut', () => cutPower(live, fired, cleanup));
-    record.cut = cutSummary(cut.status, cut.atMs);
+    record.cut = diskCut(cut.status, cut.atMs);
     record.throughput = cut.load.throughput;
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
     const { crash, journal } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit));

@@ -1,7 +1,12 @@
 /**
  * The saved shape of a run: one CycleRecord per crash cycle (DIR/cycle.json for `rig cycle`),
- * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
+ * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone. What
+ * the disk itself records (filesystems, triggers, pending writes, its counters) is typed in faults/.
  */
+import type { PendingWrite } from '../../faults/crash-plan.js';
+import type { FsKind } from '../../faults/filesystems.js';
+import type { DiskCut } from '../../faults/helper-status.js';
+import type { TriggerSpec } from '../../faults/trigger.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -18,14 +23,6 @@ export type Verdict =
   | 'rig-error';
 
 export type Expectation = 'recovers' | 'never-torn' | 'torn-reproduced';
-
-export type FsKind = 'ext4' | 'ext4-bigalloc16k' | 'xfs' | 'xfs-su16k' | 'xfs-bs16k' | 'none';
-
-export type TriggerSpec =
-  | { kind: 'armed'; pendingPageWrites: number }
-  | { kind: 'after-writes'; writes: number }
-  | { kind: 'at-time'; ms: number }
-  | { kind: 'manual' };
 
 export interface ServerSettings {
   doublewrite: boolean;
@@ -63,45 +60,15 @@ export interface ScenarioSettings {
   exercise?: { minShare: number };
 }
 
-export type Fate = 'landed' | 'dropped' | 'torn';
-
-/** One write that was pending (unflushed) at the cut, and what the plan made of it. */
-export interface PendingWrite {
-  seq: number;
-  offset: number; // device byte offset
-  length: number;
-  fate: Fate;
-  units: number; // atomic units the write covers
-  unitsLanded: number[]; // indexes (0-based, within this write) of the units that landed
-}
-
-/** Counters the power-fail disk kept from arming to the cut. */
-export interface DiskStats {
-  writes: number;
-  flushes: number;
-  bytesWritten: number;
-  pageWrites: number;
-  pageWritesMisaligned: number;
-  pageWritesStraddling: number; // page-size writes that crossed an atomic-unit boundary
-  writesBySize: Record<string, number>; // "512", "4096", ... ">1048576"
-  straddleOffsets?: number[]; // device offsets of the first straddling page writes (the helper keeps 64)
-}
-
 /** Where a page-size write went, by the crash image's extent map (rig/cycle/straddle-targets.ts). */
 export type WriteTarget = 'tablespace' | 'redo' | 'other' | 'filesystem';
 
 /** The straddling page writes by what they wrote; `unlisted`: past the helper's list of offsets. */
 export type StraddleTargets = Record<WriteTarget | 'unlisted', number>;
 
-export interface CutSummary {
-  reason: string; // armed, after-writes, at-time, manual
-  atMs: number; // since the load started
-  pending: number;
-  pendingPageWrites: number;
-  stats: DiskStats;
+/** The disk's account of the cut, and what its straddling page writes wrote. */
+export interface CutSummary extends DiskCut {
   straddled?: StraddleTargets; // set once the crash image's extent map is known
-  /** Device ranges of the doublewrite area the armed trigger looked past: it counted home writes only. */
-  copyRanges?: number;
 }
 
 export type Attribution = 'doublewrite' | 'redo' | 'unexplained';

@@ -12,7 +12,7 @@ import { makePlan, unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
 import { readJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
-import type { TriggerSpec } from '../../rig/results/types.js';
+import type { TriggerSpec } from '../../faults/trigger.js';
 import { makeProgram, splitAtCut, xfsIoArgs, type ProgramWrite, type Step } from '../fixtures/write-program.js';
 
 const SECTOR = 512;
