@@ -7,12 +7,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { rigFailure } from '../rig/errors.js';
-import { checkAborted } from '../rig/interrupts.js';
-import { HELPER_PATH } from '../rig/paths.js';
-import { refusal, sendCommand } from './control-client.js';
+import { REPLY_TIMEOUT_MS, refusal, sendCommand } from './control-client.js';
+import { diskFailure } from './disk-error.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS, type FsKind } from './filesystems.js';
+import { HELPER_PATH } from './helper-path.js';
 import type { HelperStatus } from './helper-status.js';
 import { preflightDisk } from './preflight.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
@@ -47,7 +46,7 @@ export interface DiskOptions {
 const DUMP_MIN_BYTES_PER_MS = (8 * 1024 * 1024) / 1000;
 
 function cutReplyTimeoutMs(journalMaxBytes: number): number {
-  return 5000 + Math.ceil(journalMaxBytes / DUMP_MIN_BYTES_PER_MS);
+  return REPLY_TIMEOUT_MS + Math.ceil(journalMaxBytes / DUMP_MIN_BYTES_PER_MS);
 }
 
 function ownerOf(pid: number | null): DiskOwner | null {
@@ -102,7 +101,7 @@ export class PowerFailDisk {
   /** The status at a cut that already fired, once its journal is dumped; throws if the dump failed. */
   async cutStatus(): Promise<HelperStatus> {
     const status = await this.waitCut(0);
-    if (!status) throw rigFailure(`the disk in ${this.record.dir} has not been cut`);
+    if (!status) throw diskFailure(`the disk in ${this.record.dir} has not been cut`);
     return status;
   }
 
@@ -180,14 +179,14 @@ async function startHelper(record: DiskRecord): Promise<DiskRecord> {
   }, 10_000, 25);
   if (!ready || !processAlive(withPid.helperPid)) {
     const why = readFileSync(join(record.dir, 'helper.log'), 'utf8').trim().split('\n').pop();
-    throw rigFailure(`power-fail disk helper did not come up${why ? `: ${why}` : ''}`);
+    throw diskFailure(`power-fail disk helper did not come up${why ? `: ${why}` : ''}`);
   }
   return withPid;
 }
 
 async function attachLoop(record: DiskRecord): Promise<DiskRecord> {
   const r = await execa('losetup', ['--find', '--show', '--direct-io=on', record.device], { reject: false });
-  if (r.exitCode !== 0) throw rigFailure(`losetup could not attach ${record.device}: ${r.stderr.trim()}`);
+  if (r.exitCode !== 0) throw diskFailure(`losetup could not attach ${record.device}: ${r.stderr.trim()}`);
   const withLoop = { ...record, loopDevice: r.stdout.trim() };
   saveRecord(withLoop);
   return withLoop;
@@ -198,12 +197,12 @@ async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRe
   if (!recipe.mkfs) return record;
   if (format) {
     const r = await execa(recipe.mkfs, [...recipe.args, record.loopDevice!], { reject: false });
-    if (r.exitCode !== 0) throw rigFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
+    if (r.exitCode !== 0) throw diskFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
   }
   const mnt = join(record.dir, 'mnt');
   mkdirSync(mnt, { recursive: true });
   const r = await execa('mount', [record.loopDevice!, mnt], { reject: false });
-  if (r.exitCode !== 0) throw rigFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
+  if (r.exitCode !== 0) throw diskFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
   const mounted = { ...record, mountPoint: mnt };
   saveRecord(mounted);
   return mounted;
@@ -226,13 +225,13 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
       closeSync(openSync(record.image, 'w'));
       truncateSync(record.image, opts.sizeBytes);
     }
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     record = await startHelper(record);
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     record = await attachLoop(record);
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     record = await makeAndMount(record, !opts.fromImage && !opts.adoptImage);
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     const disk = new PowerFailDisk(record);
     if (opts.trigger) await disk.arm(opts.trigger);
     return disk;

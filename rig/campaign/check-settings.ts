@@ -6,7 +6,7 @@ import { DATADIR_SLACK_BYTES } from '../defaults.js';
 import type { ScenarioSettings } from '../results/types.js';
 import { diskSizeProblem } from '../../faults/filesystems.js';
 import { readSize, showSize } from '../../faults/sizes.js';
-import { showTrigger } from './trigger.js';
+import { formatTrigger } from '../../faults/trigger.js';
 
 export interface SettingsProblem {
   key: string; // e.g. 'server.bufferPool'
@@ -39,12 +39,12 @@ const checks: Check[] = [
     const t = s.disk.trigger;
     const needed = t.kind === 'armed' ? t.pendingPageWrites * s.server.pageSize : 0;
     return needed > s.disk.journalMaxBytes
-      ? { key: 'disk.cacheBound', message: `${showSize(s.disk.journalMaxBytes)} cannot hold the pending page writes '${showTrigger(t)}' waits for (older writes retire as durable, so the cut would never fire); use ${showSize(needed)} or more` }
+      ? { key: 'disk.cacheBound', message: `${showSize(s.disk.journalMaxBytes)} cannot hold the pending page writes '${formatTrigger(t)}' waits for (older writes retire as durable, so the cut would never fire); use ${showSize(needed)} or more` }
       : null;
   },
   (s) =>
     s.disk.trigger.kind === 'at-time' && s.disk.trigger.ms >= s.load.maxSeconds * 1000
-      ? { key: 'disk.trigger', message: `'${showTrigger(s.disk.trigger)}' fires after the load gives up (load.maxSeconds: ${s.load.maxSeconds}); use an earlier time or raise load.maxSeconds` }
+      ? { key: 'disk.trigger', message: `'${formatTrigger(s.disk.trigger)}' fires after the load gives up (load.maxSeconds: ${s.load.maxSeconds}); use an earlier time or raise load.maxSeconds` }
       : null,
   (s) => {
     const message = diskSizeProblem(s.disk.fs, s.disk.sizeBytes);

@@ -3,7 +3,7 @@
  * value a list; the scenario expands into one variant per combination (the first key varies
  * slowest), named `<name>-<value>-<value>...`.
  */
-import { show } from './field-parsers.js';
+import { show } from '../../faults/checked.js';
 import type { CampaignProblem } from './types.js';
 
 type Raw = Record<string, unknown>;

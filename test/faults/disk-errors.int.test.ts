@@ -14,7 +14,7 @@ import { makePlan } from '../../faults/crash-plan.js';
 import { readJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
-import { RigError } from '../../rig/errors.js';
+import { DiskError } from '../../faults/disk-error.js';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/disk-cli.js';
 
 const MiB = 1 << 20;
@@ -58,7 +58,7 @@ for (const c of dumpFailures) {
     await writePending(disk.target);
     await c.breakDump(dir, disk);
     const cut = await disk.cut().then(() => null, (e: unknown) => e);
-    t.ok(cut instanceof RigError && cut.code === 'rig-failure', 'the cut is a rig failure');
+    t.ok(cut instanceof DiskError && cut.code === 'rig-failure', 'the cut is a rig failure');
     t.match((cut as Error).message, c.says);
     const again = await disk.cutStatus().then(() => null, (e: unknown) => e);
     t.match((again as Error | null)?.message, c.says, 'asking for the cut again gives the same error');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseJournal, readJournal, type JournalEntry } from '../../faults/journal.js';
 import { createRng } from '../../faults/prng.js';
 import { journalBytes } from '../fixtures/journal-bytes.js';
-import { RigError } from '../../rig/errors.js';
+import { DiskError } from '../../faults/disk-error.js';
 
 function randomEntries(seed: number, count: number): JournalEntry[] {
   const rng = createRng(seed);
@@ -59,7 +59,7 @@ for (const c of bad) {
         return e;
       }
     })();
-    t.ok(error instanceof RigError && error.code === 'rig-failure', 'a rig failure');
+    t.ok(error instanceof DiskError && error.code === 'rig-failure', 'a rig failure');
     t.match((error as Error).message, c.says);
   });
 }

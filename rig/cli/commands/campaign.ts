@@ -20,13 +20,13 @@ import { parseShard, selectShard } from '../../campaign/shard.js';
 import type { Campaign } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { CACHE_ROOT } from '../../defaults.js';
-import { badInput } from '../../errors.js';
-import { readSize } from '../../../faults/sizes.js';
+import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { writeReport } from '../../../reports/write-report.js';
+import { flagValue } from '../flag-value.js';
 import { runAction } from '../run-action.js';
 import { summaryLines } from './merge.js';
 
@@ -37,12 +37,6 @@ interface CampaignOptions {
   cycles?: string;
   seed?: string;
   evidenceMax?: string;
-}
-
-function parseEvidenceMax(text: string): number {
-  const bytes = readSize(text);
-  if (bytes === null || bytes < 1) throw badInput(`--evidence-max: '${text}' is not a size; write it like 500M or 2G`);
-  return bytes;
 }
 
 /** One runtime per distinct runtime/image the scenarios name, created (and checked) up front. */
@@ -65,7 +59,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
   const shard = o.shard === undefined ? null : parseShard(o.shard);
   const cycles = o.cycles === undefined ? undefined : parseCyclesOption(o.cycles);
   const seed = o.seed === undefined ? undefined : parseSeedOption(o.seed);
-  const evidenceMax = o.evidenceMax === undefined ? undefined : parseEvidenceMax(o.evidenceMax);
+  const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
   const loaded = await loadCampaign(file, { cycles, seed });
   const dir = resolve(o.out);
   const planned = selectShard(planCycles(loaded), shard);
