@@ -8,7 +8,7 @@ export interface FilesystemRecipe {
   mkfs: string | null; // the tool; null for the raw device
   args: string[]; // before the device path
   minBytes: number; // the smallest disk it is made on (a campaign checks this before any cycle)
-  describe: string;
+  label: string; // short, for report headings
 }
 
 const MiB = 1024 * 1024;
@@ -19,34 +19,37 @@ export const SIZE_STEP_BYTES = 64 * 1024;
 const EXT4 = ['-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0'];
 
 export const FILESYSTEMS = {
-  'ext4': { mkfs: 'mkfs.ext4', args: EXT4, minBytes: 32 * MiB, describe: 'ext4, 4 KiB blocks' },
+  'ext4': { mkfs: 'mkfs.ext4', args: EXT4, minBytes: 32 * MiB, label: 'ext4' },
   'ext4-bigalloc16k': {
     mkfs: 'mkfs.ext4',
     args: [...EXT4, '-O', 'bigalloc', '-C', '16384'],
     minBytes: 64 * MiB,
-    describe: 'ext4 with bigalloc 16 KiB clusters',
+    label: 'ext4 bigalloc 16k',
   },
   // mkfs.xfs (xfsprogs 5.19 and later) makes no filesystem below 300 MiB; with a 16 KiB stripe unit
   // (xfsprogs 6.1) none below 512 MiB + 320 KiB, where its log first reaches the 64 MiB it needs.
-  'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 300 * MiB, describe: 'xfs, 4 KiB blocks' },
+  'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 300 * MiB, label: 'xfs' },
   'xfs-su16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-d', 'su=16k,sw=1'],
     minBytes: 513 * MiB,
-    describe: 'xfs with a 16 KiB stripe unit',
+    label: 'xfs su=16k',
   },
   'xfs-bs16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-b', 'size=16384'],
     minBytes: 300 * MiB,
-    describe: 'xfs with 16 KiB blocks',
+    label: 'xfs 16k blocks',
   },
-  'none': { mkfs: null, args: [], minBytes: 1 * MiB, describe: 'the raw loop device' },
+  'none': { mkfs: null, args: [], minBytes: 1 * MiB, label: 'raw device' },
 } satisfies Record<string, FilesystemRecipe>;
 
 export type FsKind = keyof typeof FILESYSTEMS;
 
 export const FS_KINDS = Object.keys(FILESYSTEMS) as FsKind[];
+
+/** The filesystems a server's datadir can live on: every one but the raw device. */
+export const DATADIR_FILESYSTEMS = FS_KINDS.filter((fs) => FILESYSTEMS[fs].mkfs !== null) as [FsKind, ...FsKind[]];
 
 export function isFsKind(value: string): value is FsKind {
   return Object.hasOwn(FILESYSTEMS, value);

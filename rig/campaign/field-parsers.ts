@@ -7,7 +7,7 @@
 import { accept, oneOf, reject, show, type Checked } from '../../faults/checked.js';
 import { readSize, showSize } from '../../faults/sizes.js';
 import { checkTrigger } from '../../faults/trigger.js';
-import { PAGE_SIZES } from '../runtime/server-args.js';
+import { PAGE_SIZES } from '../results/types.js';
 
 export function checkPageSize(value: unknown): Checked<number> {
   const bytes = readSize(value);

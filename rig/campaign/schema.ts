@@ -5,14 +5,13 @@
  */
 import { z } from 'zod';
 import { show, type Checked } from '../../faults/checked.js';
+import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
+import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
 import { checkCampaignTrigger, checkOnOff, checkPageSize } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
 
 export const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
-export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
-export const FILESYSTEMS = ['ext4', 'ext4-bigalloc16k', 'xfs', 'xfs-su16k', 'xfs-bs16k'] as const;
-export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced'] as const;
 const MAX_SEED = 2 ** 32 - 1;
 
 /** A field with its own syntax: the check's problem becomes the zod issue's message. */
@@ -56,7 +55,7 @@ export const serverSchema = section({
 
 export const diskSchema = section({
   atomic: field(checkAtomicUnit).optional(),
-  fs: z.enum(FILESYSTEMS).optional(),
+  fs: z.enum(DATADIR_FILESYSTEMS).optional(),
   trigger: field(checkCampaignTrigger).optional(),
   cacheBound: field((v) => checkSize(v, 4096, '256M')).optional(),
   size: field((v) => checkSize(v, 16 * 1024 * 1024, '1G')).optional(),
@@ -78,7 +77,7 @@ export const exerciseSchema = section({
 /** What a scenario and the campaign's `defaults` may both set. */
 const scenarioFields = {
   cycles: count(100_000).optional(),
-  runtime: z.enum(['local', 'docker']).optional(),
+  runtime: z.enum(RUNTIMES).optional(),
   image: z.string().min(1).optional(),
   expect: z.enum(EXPECTATIONS).optional(),
   server: serverSchema.optional(),

@@ -4,14 +4,17 @@
  * campaign would (rig/defaults.ts), and a problem is named by its flag.
  */
 import { Option } from 'commander';
+import { oneOf } from '../../faults/checked.js';
+import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
+import { ATOMIC_UNITS, showSize } from '../../faults/sizes.js';
+import { formatTrigger } from '../../faults/trigger.js';
 import { campaignFrom } from '../campaign/load-campaign.js';
 import { formatPath } from '../campaign/issue-message.js';
+import { loadSchema } from '../campaign/schema.js';
 import type { PlannedScenario } from '../campaign/types.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
-import type { RecoveryBounds } from '../results/types.js';
-import { showSize } from '../../faults/sizes.js';
-import { formatTrigger } from '../../faults/trigger.js';
+import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
 
 interface ScenarioFlag {
   key: string; // the campaign key it sets, relative to the scenario
@@ -26,21 +29,21 @@ const [server, disk, load] = [DEFAULT_SERVER, DEFAULT_DISK, DEFAULT_LOAD];
 export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'server.doublewrite', flag: '--doublewrite <on|off>', help: 'InnoDB doublewrite buffer', shown: server.doublewrite ? 'on' : 'off' },
   { key: 'server.pageSize', flag: '--page-size <size>', help: 'innodb_page_size', shown: showSize(server.pageSize) },
-  { key: 'server.flushMethod', flag: '--flush-method <method>', help: 'innodb_flush_method', shown: server.flushMethod },
+  { key: 'server.flushMethod', flag: '--flush-method <method>', help: `innodb_flush_method: ${oneOf(FLUSH_METHODS)}`, shown: server.flushMethod },
   { key: 'server.bufferPool', flag: '--buffer-pool <size>', help: 'innodb_buffer_pool_size', shown: server.bufferPool },
   { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size', shown: server.redoSize },
-  { key: 'disk.atomic', flag: '--atomic <unit>', help: 'atomic write unit of the disk: 512, 4k, 8k, 16k, 32k, 64k', shown: showSize(disk.atomicUnit) },
-  { key: 'disk.fs', flag: '--fs <fs>', help: 'ext4, ext4-bigalloc16k, xfs, xfs-su16k, xfs-bs16k', shown: disk.fs },
+  { key: 'disk.atomic', flag: '--atomic <unit>', help: `atomic write unit of the disk: ${oneOf(ATOMIC_UNITS.map(showSize))}`, shown: showSize(disk.atomicUnit) },
+  { key: 'disk.fs', flag: '--fs <fs>', help: `filesystem: ${oneOf(DATADIR_FILESYSTEMS)}`, shown: disk.fs },
   { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: formatTrigger(disk.trigger) },
   { key: 'disk.cacheBound', flag: '--cache-bound <size>', help: 'unflushed data the disk keeps; past it the oldest writes retire as durable', shown: showSize(disk.journalMaxBytes) },
   { key: 'disk.size', flag: '--size <size>', help: 'disk size', shown: showSize(disk.sizeBytes) },
-  { key: 'load.kind', flag: '--load <kind>', help: 'builtin (with ledger) or sysbench', shown: load.kind },
+  { key: 'load.kind', flag: '--load <kind>', help: `the write load: ${oneOf(loadSchema.shape.kind.unwrap().options)}`, shown: load.kind },
   { key: 'load.connections', flag: '--connections <n>', help: 'client connections', shown: String(load.connections), numeric: true },
   { key: 'load.tables', flag: '--tables <n>', help: 'sbtest tables', shown: String(load.tables), numeric: true },
   { key: 'load.rows', flag: '--rows <n>', help: 'rows per table', shown: String(load.rows), numeric: true },
   { key: 'load.maxSeconds', flag: '--max-seconds <n>', help: 'give up (rig-error) if the cut has not come by then', shown: String(load.maxSeconds), numeric: true },
-  { key: 'expect', flag: '--expect <expectation>', help: 'recovers, never-torn or torn-reproduced', shown: 'from the settings' },
-  { key: 'runtime', flag: '--runtime <runtime>', help: 'local or docker', shown: DEFAULT_RUNTIME },
+  { key: 'expect', flag: '--expect <expectation>', help: oneOf(EXPECTATIONS), shown: 'from the settings' },
+  { key: 'runtime', flag: '--runtime <runtime>', help: oneOf(RUNTIMES), shown: DEFAULT_RUNTIME },
   { key: 'image', flag: '--image <image>', help: 'server image (docker runtime)' },
 ];
 

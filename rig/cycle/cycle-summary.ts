@@ -1,7 +1,5 @@
 /** The short human summary `rig cycle` prints. */
-import type { CycleRecord, Phase } from '../results/types.js';
-
-const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
+import { PHASES, type CycleRecord } from '../results/types.js';
 
 export function formatCycleSummary(r: CycleRecord): string {
   const s = r.settings;

@@ -22,11 +22,19 @@ export type Verdict =
   | 'lost-commit'
   | 'rig-error';
 
-export type Expectation = 'recovers' | 'never-torn' | 'torn-reproduced';
+export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced'] as const;
+export type Expectation = (typeof EXPECTATIONS)[number];
+
+/** The innodb_flush_method values a scenario may run (the server's unsafe nosync and littlesync are left out). */
+export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
+export type FlushMethod = (typeof FLUSH_METHODS)[number];
+
+/** The innodb_page_size values the server supports, in bytes. */
+export const PAGE_SIZES: readonly number[] = [4096, 8192, 16384, 32768, 65536];
 
 export interface ServerSettings {
   doublewrite: boolean;
-  flushMethod: string; // innodb_flush_method, e.g. O_DIRECT, fsync
+  flushMethod: FlushMethod; // innodb_flush_method
   pageSize: number; // innodb_page_size in bytes
   bufferPool: string; // innodb_buffer_pool_size, e.g. 64M
   redoSize: string; // innodb_log_file_size, e.g. 96M
@@ -48,9 +56,12 @@ export interface LoadSettings {
   maxSeconds: number; // the load gives up (rig-error) if the cut has not fired by then
 }
 
+/** Where the server runs: the host's own binary, or an image (rig/runtime/). */
+export const RUNTIMES = ['local', 'docker'] as const;
+
 export interface ScenarioSettings {
   name: string;
-  runtime: 'local' | 'docker';
+  runtime: (typeof RUNTIMES)[number];
   image?: string; // docker runtime only
   server: ServerSettings;
   disk: DiskSettings;
@@ -191,15 +202,9 @@ export interface RecoveryRun {
   checksError?: string; // the error that ended the checks early
 }
 
-export type Phase =
-  | 'prepare'
-  | 'load'
-  | 'cut'
-  | 'materialize'
-  | 'scanBefore'
-  | 'recover'
-  | 'scanAfter'
-  | 'judge';
+/** A cycle's stages, in the order they run (rig/cycle/run-cycle.ts). */
+export const PHASES = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'] as const;
+export type Phase = (typeof PHASES)[number];
 
 export interface CycleRecord {
   id: string; // unique in a campaign, safe as a folder name: <scenario>-<cycle>

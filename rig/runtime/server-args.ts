@@ -2,12 +2,10 @@
  * The server's command line for one datadir: no option files, unix socket only, and the InnoDB
  * settings of the scenario plus those that keep a crash test honest (every commit flushed).
  */
-import type { ServerSettings } from '../results/types.js';
+import { FLUSH_METHODS, PAGE_SIZES, type ServerSettings } from '../results/types.js';
 import { badInput } from '../errors.js';
 import type { ServerFlavor } from './find-server-binary.js';
 
-export const PAGE_SIZES = [4096, 8192, 16384, 32768, 65536];
-const FLUSH_METHODS = ['fsync', 'o_dsync', 'littlesync', 'nosync', 'o_direct', 'o_direct_no_fsync'];
 const SIZE = /^\d+[kmg]?$/i;
 
 export interface ServerLayout {
@@ -22,7 +20,7 @@ export function validateServerSettings(settings: ServerSettings): void {
   if (!PAGE_SIZES.includes(settings.pageSize)) {
     throw badInput(`page size ${settings.pageSize} is not one of ${PAGE_SIZES.join(', ')} bytes`);
   }
-  if (!FLUSH_METHODS.includes(settings.flushMethod.toLowerCase())) {
+  if (!FLUSH_METHODS.includes(settings.flushMethod)) {
     throw badInput(`flush method ${settings.flushMethod} is not one of ${FLUSH_METHODS.join(', ')}`);
   }
   for (const [name, value] of [['buffer pool', settings.bufferPool], ['redo size', settings.redoSize]]) {

@@ -5,7 +5,8 @@
 import t from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { register } from '../../rig/cli/commands/cycle.js';
-import { scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
+import { MATRIX_KEYS } from '../../rig/campaign/matrix.js';
+import { SCENARIO_FLAGS, scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_SEED, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { runCommand } from '../fixtures/run-command.js';
 
@@ -33,6 +34,10 @@ t.test('each flag sets its campaign key', async (t) => {
   t.same([s.load.connections, s.load.maxSeconds, s.expect], [2, 30, 'recovers']);
   t.equal(seed, 7);
   t.same(bounds, { startMs: 30_000, checksMs: 60_000 });
+});
+
+t.test('every setting of a scenario has its flag (but the cycle count: a cycle is one)', async (t) => {
+  t.same(SCENARIO_FLAGS.map((f) => f.key).sort(), MATRIX_KEYS.filter((k) => k !== 'cycles').sort());
 });
 
 const rejected: [string[], string][] = [

@@ -20,7 +20,7 @@ import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { datadirOn } from '../../rig/cycle/server-dirs.js';
 import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
-import type { CycleRecord, ScenarioSettings, TornPage } from '../../rig/results/types.js';
+import type { CycleRecord, ScenarioSettings, ServerSettings, TornPage } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { rejudge, type Tamper } from '../fixtures/rejudge.js';
 
@@ -29,7 +29,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 const PS = 16384;
 
-const server = { doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
+const server: ServerSettings = { doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
 const disk = { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
 const settings: ScenarioSettings = {
   name: 'oracle-faults', runtime: 'local', server, disk,

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { RigError } from '../../rig/errors.js';
 import { initializeArgs, serverArgs, validateServerSettings } from '../../rig/runtime/server-args.js';
-import type { ServerSettings } from '../../rig/results/types.js';
+import type { FlushMethod, ServerSettings } from '../../rig/results/types.js';
 
 const settings: ServerSettings = { doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 4096, bufferPool: '64M', redoSize: '96M' };
 const layout = { datadir: '/m/data', socketPath: '/r/mysqld.sock', pidFile: '/r/mysqld.pid', tmpdir: '/r' };
@@ -25,7 +25,7 @@ t.test('initialisation fixes the page size', async (t) => {
 });
 
 t.test('rejects settings the server would refuse, as bad input', async (t) => {
-  const bad: Array<Partial<ServerSettings>> = [{ pageSize: 12288 }, { flushMethod: 'O_SYNC' }, { bufferPool: '64 MB' }, { redoSize: '' }];
+  const bad: Array<Partial<ServerSettings>> = [{ pageSize: 12288 }, { flushMethod: 'O_SYNC' as FlushMethod }, { bufferPool: '64 MB' }, { redoSize: '' }];
   for (const change of bad) {
     t.throws(() => validateServerSettings({ ...settings, ...change }), RigError, JSON.stringify(change));
   }
