@@ -35,7 +35,7 @@ export function parseJournal(data: Buffer, source = 'journal'): JournalEntry[] {
   return entries;
 }
 
-export function readJournal(path: string): JournalEntry[] {
+export function loadJournal(path: string): JournalEntry[] {
   if (!existsSync(path)) {
     throw diskFailure(`${path} does not exist: the disk was not cut, or its journal dump at the cut failed (see helper.log beside it)`);
   }

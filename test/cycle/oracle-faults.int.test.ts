@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
@@ -117,7 +117,7 @@ t.test('the oracle agrees with the server on copies and on what restored means',
 /** The page as it was durable before the cut: the crash image with every pending write dropped. */
 async function durableVersion(baseDir: string, page: TornPage): Promise<Buffer> {
   const cut = join(baseDir, 'cut');
-  const journal = readJournal(join(cut, 'journal.bin'));
+  const journal = loadJournal(join(cut, 'journal.bin'));
   const plan = JSON.parse(readFileSync(join(cut, 'plan.json'), 'utf8')) as CrashPlan;
   const dropped: CrashPlan = { ...plan, writes: plan.writes.map((w) => ({ ...w, fate: 'dropped', unitsLanded: [] })) };
   const dir = join(work, 'durable');

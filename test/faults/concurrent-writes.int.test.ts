@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { makePlan } from '../../faults/crash-plan.js';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 
@@ -52,7 +52,7 @@ t.test('concurrent writes roll back and land exactly', async (t) => {
   const status = await disk.cut();
   t.ok(status.cutPending >= 256, `hundreds of writes were pending at the cut (${status.cutPending})`);
   await disk.down();
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   const overlapping = journal.filter((e, i) => journal.slice(0, i).some((p) => p.offset < e.offset + e.length && e.offset < p.offset + p.length)).length;
   t.ok(overlapping > 0, `some pending writes overlap earlier ones (${overlapping})`);
   for (const [name, policy, want] of [

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 
 const PAGE = 16384;
@@ -35,7 +35,7 @@ t.test('armed counts home writes whose copy is durable, and nothing else', async
   t.equal(status?.copyRanges, 1);
   await disk.down();
   await writer;
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   t.same(journal.map((e) => [e.offset, e.new[0]]), [[2 * MiB, 0xaa], [2 * MiB + PAGE, 0xbb]], 'it fired at the flush of the home writes, not before');
 });
 
@@ -53,5 +53,5 @@ t.test('once the copy ranges are forgotten, armed counts every page write again'
   t.ok(status, 'two page writes with no copy behind them fired the cut');
   await disk.down();
   await writer;
-  t.same(readJournal(join(dir, 'journal.bin')).map((e) => e.offset), [MiB, MiB + PAGE]);
+  t.same(loadJournal(join(dir, 'journal.bin')).map((e) => e.offset), [MiB, MiB + PAGE]);
 });

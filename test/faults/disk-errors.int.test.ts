@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildCrashImage } from '../../faults/crash-image.js';
 import { makePlan } from '../../faults/crash-plan.js';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { DiskError } from '../../faults/disk-error.js';
@@ -104,7 +104,7 @@ t.test('a big journal: status answers while it is dumped, the cut once it is wri
   const bytes = statSync(join(dir, 'journal.bin')).size;
   t.ok(answeredWhileDumping > 0, `status answered ${answeredWhileDumping} times during the dump (${bytes >> 20} MiB in ${ms} ms)`);
   t.notOk(status.dumping, 'the cut answers once the dump is done');
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   t.equal(journal.length, status.cutPending, 'the journal holds every write pending at the cut');
   t.equal(journal.reduce((n, e) => n + e.length, 0), 96 * MiB, 'and all 96 MiB of them');
 });
@@ -118,7 +118,7 @@ t.test('a write the image takes only in part fails, and nothing of it stays in t
   const status = await disk.cut();
   t.equal(status.broken, '', 'the failed write was undone, so the disk is not broken');
   await disk.down();
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   t.equal(journal.reduce((n, e) => n + e.length, 0), 2 * MiB, 'the journal holds the 2 MiB written before 8 MiB, and only those');
   t.ok(journal.every((e) => e.offset + e.length <= 8 * MiB), 'no failed write is journaled');
   const image = readFileSync(join(dir, 'image.img'));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { makePlan, unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
-import { readJournal, type JournalEntry } from '../../faults/journal.js';
+import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
@@ -95,7 +95,7 @@ async function runProgram(t: Test, run: Run): Promise<{ steps: Step[]; journal: 
   }
   await disk.down();
   await writer;
-  return { steps, journal: readJournal(join(dir, 'journal.bin')), dir };
+  return { steps, journal: loadJournal(join(dir, 'journal.bin')), dir };
 }
 
 for (const run of runs) {

@@ -6,7 +6,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJournal, readJournal, type JournalEntry } from '../../faults/journal.js';
+import { loadJournal, parseJournal, type JournalEntry } from '../../faults/journal.js';
 import { createRng } from '../../faults/prng.js';
 import { journalBytes } from '../fixtures/journal-bytes.js';
 import { DiskError } from '../../faults/disk-error.js';
@@ -64,13 +64,13 @@ for (const c of bad) {
   });
 }
 
-t.test('readJournal names the file, and says why one may be missing', async (t) => {
+t.test('loadJournal names the file, and says why one may be missing', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-journal-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'journal.bin');
-  t.throws(() => readJournal(path), { code: 'rig-failure', message: /journal\.bin does not exist: the disk was not cut, or its journal dump at the cut failed/ });
+  t.throws(() => loadJournal(path), { code: 'rig-failure', message: /journal\.bin does not exist: the disk was not cut, or its journal dump at the cut failed/ });
   writeFileSync(path, whole.subarray(0, 20));
-  t.throws(() => readJournal(path), { code: 'rig-failure', message: `${path} is truncated at write 0 of 3` });
+  t.throws(() => loadJournal(path), { code: 'rig-failure', message: `${path} is truncated at write 0 of 3` });
   writeFileSync(path, whole);
-  t.equal(readJournal(path).length, 3);
+  t.equal(loadJournal(path).length, 3);
 });

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { buildCrashImage, type CrashImage } from '../../../faults/crash-image.js';
-import { readJournal, type JournalEntry } from '../../../faults/journal.js';
+import { loadJournal, type JournalEntry } from '../../../faults/journal.js';
 
 export interface Materialized {
   crash: CrashImage;
@@ -14,5 +14,5 @@ export interface Materialized {
 
 export async function materialize(cutDir: string, seed: number, atomicUnit: number): Promise<Materialized> {
   const crash = await buildCrashImage(cutDir, seed, atomicUnit);
-  return { crash, journal: readJournal(join(cutDir, 'journal.bin')) };
+  return { crash, journal: loadJournal(join(cutDir, 'journal.bin')) };
 }
