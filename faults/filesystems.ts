@@ -29,6 +29,14 @@ export const FILESYSTEMS = {
   // mkfs.xfs (xfsprogs 5.19 and later) makes no filesystem below 300 MiB; with a 16 KiB stripe unit
   // (xfsprogs 6.1) none below 512 MiB + 320 KiB, where its log first reaches the 64 MiB it needs.
   'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 300 * MiB, label: 'xfs' },
+  // An extent-size hint of 4 blocks (16 KiB) on the root, inherited by every folder and file made
+  // below it: allocations come in 16 KiB sizes, but not at 16 KiB-aligned places.
+  'xfs-extsize16k': {
+    mkfs: 'mkfs.xfs',
+    args: ['-q', '-f', '-d', 'extszinherit=4'],
+    minBytes: 300 * MiB,
+    label: 'xfs extsize 16k',
+  },
   'xfs-su16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-d', 'su=16k,sw=1'],

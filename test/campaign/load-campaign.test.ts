@@ -45,7 +45,7 @@ const rejected: [string, string, string][] = [
   ['redo log below the server minimum', oneScenario('server: {redoSize: 1M}'), 'scenarios[0].server.redoSize: 1M is too small; use 4M or more'],
   ['flush method the server lacks', oneScenario('server: {flushMethod: O_SYNC}'), "scenarios[0].server.flushMethod: 'O_SYNC' is not allowed here; use O_DIRECT, O_DIRECT_NO_FSYNC, fsync or O_DSYNC"],
   ['doublewrite neither on nor off', oneScenario('server: {doublewrite: maybe}'), "scenarios[0].server.doublewrite: 'maybe' is not on or off; use on or off"],
-  ['filesystem the rig lacks', oneScenario('disk: {fs: btrfs}'), "scenarios[0].disk.fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-su16k or xfs-bs16k"],
+  ['filesystem the rig lacks', oneScenario('disk: {fs: btrfs}'), "scenarios[0].disk.fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-extsize16k, xfs-su16k or xfs-bs16k"],
   ['manual trigger', oneScenario('disk: {trigger: manual}'), "scenarios[0].disk.trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16'"],
   ['trigger the disk lacks', oneScenario('disk: {trigger: random}'), "scenarios[0].disk.trigger: 'random' is not a trigger the disk has; use 'armed 16', 'after-writes N' or 'at-time 5s'"],
   ['armed with no count', oneScenario("disk: {trigger: 'armed 0'}"), "scenarios[0].disk.trigger: 'armed 0' needs a count of 1 or more"],

@@ -45,7 +45,7 @@ const rejected: [string[], string][] = [
   [['--connections', 'many'], "rig: --connections: 'many' is not a number; write a number here\n"],
   [['--connections', '0'], 'rig: --connections: 0 is too small; use at least 1\n'],
   [['--seed', '-3'], 'rig: --seed: -3 is too small; use at least 0\n'],
-  [['--fs', 'btrfs'], "rig: --fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-su16k or xfs-bs16k\n"],
+  [['--fs', 'btrfs'], "rig: --fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-extsize16k, xfs-su16k or xfs-bs16k\n"],
   [['--trigger', 'manual'], "rig: --trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16', 'after-writes N' or 'at-time 5s'\n"],
   [['--check-timeout', '0'], "rig: --check-timeout: '0' is not a whole number of seconds of at least 1\n"],
 ];
