@@ -27,7 +27,7 @@ export interface HelperStatus {
   cut: boolean;
   cutReason: string;
   released: boolean;
-  dumping: boolean; // the cut fired and its journal is being written
+  dumping: boolean; // the cut fired and its journal is not written yet
   dumpError: number; // -errno of a failed dump, else 0
   broken: string; // why the image holds bytes the journal does not explain, else ''
   trigger: string;

@@ -49,7 +49,7 @@ struct disk {
 	int cut, released;
 	const char *cut_reason;
 	uint64_t cut_pending, cut_pending_pages;
-	int dumping; /* the journal is being written, without the lock */
+	int dumping; /* the cut's journal is not written yet: writes under way finish, then the dump (without the lock) */
 	int dump_rc;
 };
 

@@ -47,6 +47,12 @@ void disk_cut_locked(const char *reason)
 		return;
 	D.cut = 1; /* from here on new requests are held */
 	D.cut_reason = reason;
+	/*
+	 * The cut's replies wait from here, not from the dump's start: waiting for the writes under
+	 * way lets go of the lock, and a wait-cut woken by D.cut must not answer before the pending
+	 * count is taken and the journal written.
+	 */
+	D.dumping = 1;
 	while (D.inflight > 0) /* writes already under way finish journaling first */
 		pthread_cond_wait(&D.changed, &D.lock);
 	D.cut_pending = journal_pending(&D.journal);
@@ -56,7 +62,6 @@ void disk_cut_locked(const char *reason)
 	 * a held flush never empties it. So the dump, which takes as long as hundreds of MiB take to
 	 * write, runs without the lock: status and release still answer meanwhile.
 	 */
-	D.dumping = 1;
 	pthread_mutex_unlock(&D.lock);
 	int rc = journal_dump(&D.journal, D.journal_path);
 	pthread_mutex_lock(&D.lock);

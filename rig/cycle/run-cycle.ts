@@ -55,7 +55,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.cut = diskCut(cut.status, cut.atMs);
     record.throughput = cut.load.throughput;
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
-    const { crash, journal } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit));
+    const { crash, journal } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit, cut.status.cutPending));
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;
     const scanned = await timer.time('scanBefore', () =>

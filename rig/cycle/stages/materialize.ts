@@ -1,18 +1,24 @@
 /**
  * Stage 4, materialize: a seeded plan decides each pending write's fate and the crash image is
  * written beside the image at the cut (faults/crash-image.ts); the journal is read back for the
- * truth the scan stage derives from it.
+ * truth the scan stage derives from it, and must hold exactly the writes the disk counted pending
+ * at its cut.
  */
 import { join } from 'node:path';
 import { buildCrashImage, type CrashImage } from '../../../faults/crash-image.js';
 import { loadJournal, type JournalEntry } from '../../../faults/journal.js';
+import { rigFailure } from '../../errors.js';
 
 export interface Materialized {
   crash: CrashImage;
   journal: JournalEntry[];
 }
 
-export async function materialize(cutDir: string, seed: number, atomicUnit: number): Promise<Materialized> {
+export async function materialize(cutDir: string, seed: number, atomicUnit: number, pendingAtCut: number): Promise<Materialized> {
+  const journal = loadJournal(join(cutDir, 'journal.bin'));
+  if (journal.length !== pendingAtCut) {
+    throw rigFailure(`the journal holds ${journal.length} writes, the disk counted ${pendingAtCut} pending at its cut`);
+  }
   const crash = await buildCrashImage(cutDir, seed, atomicUnit);
-  return { crash, journal: loadJournal(join(cutDir, 'journal.bin')) };
+  return { crash, journal };
 }
