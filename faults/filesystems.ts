@@ -2,7 +2,7 @@
  * The filesystems the disk can carry, and how each is made. Which of them keep InnoDB pages
  * 16 KiB-aligned on the device is the point of the torn-pages campaign (see README).
  */
-import { showSize } from './sizes.js';
+import { ATOMIC_UNITS, showSize } from './sizes.js';
 
 export interface FilesystemRecipe {
   mkfs: string | null; // the tool; null for the raw device
@@ -12,8 +12,8 @@ export interface FilesystemRecipe {
 }
 
 const MiB = 1024 * 1024;
-/** The disk's size is a whole number of these (the helper serves the image in 64 KiB pieces). */
-export const SIZE_STEP_BYTES = 64 * 1024;
+/** The disk's size is a whole number of the largest atomic unit, so every unit of it is whole. */
+export const SIZE_STEP_BYTES = Math.max(...ATOMIC_UNITS);
 // ext4 initialises its inode tables and journal at mkfs time, so no lazy-init writes land in the
 // middle of a test and muddy the journal of pending writes.
 const EXT4 = ['-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0'];
@@ -68,7 +68,7 @@ export function diskSizeProblem(fs: FsKind, sizeBytes: number): string | null {
   const min: number = FILESYSTEMS[fs].minBytes;
   if (sizeBytes < min) return `${showSize(sizeBytes)} is too small for ${fs}; use ${showSize(min)} or more`;
   if (sizeBytes % SIZE_STEP_BYTES !== 0) {
-    return `${sizeBytes} is not a multiple of 64k; round it up to ${showSize(Math.ceil(sizeBytes / SIZE_STEP_BYTES) * SIZE_STEP_BYTES)}`;
+    return `${sizeBytes} is not a multiple of ${showSize(SIZE_STEP_BYTES)}; round it up to ${showSize(Math.ceil(sizeBytes / SIZE_STEP_BYTES) * SIZE_STEP_BYTES)}`;
   }
   return null;
 }
