@@ -91,7 +91,7 @@ async function bench(signal: AbortSignal): Promise<void> {
     const bufferedDev = await attachPlainLoop(dir, false);
     loops.push(bufferedDev);
     disk = await startDisk({
-      dir: join(dir, 'pf'), sizeBytes: SIZE, fs: 'none', atomicUnit: 4096,
+      dir: join(dir, 'pf'), sizeBytes: SIZE, fs: 'none', atomicUnit: 4096, pageSize: 16384,
       trigger: { kind: 'manual' }, journalMaxBytes: 64 * 1024 * 1024, signal,
     });
     for (const w of WORKLOADS) {

@@ -4,19 +4,22 @@
  * failure rather than a hang.
  */
 import { createConnection } from 'node:net';
-import { rigFailure } from '../rig/errors.js';
+import { diskFailure } from './disk-error.js';
+
+/** How long a command's reply may take, unless the command says otherwise. */
+export const REPLY_TIMEOUT_MS = 5000;
 
 export async function sendCommand<T = Record<string, unknown>>(
   socketPath: string,
   command: string,
-  timeoutMs = 5000,
+  timeoutMs = REPLY_TIMEOUT_MS,
 ): Promise<T> {
   const line = await new Promise<string>((resolve, reject) => {
     const socket = createConnection(socketPath);
     let buffer = '';
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(rigFailure(`power-fail disk did not answer '${command}' within ${timeoutMs} ms`));
+      reject(diskFailure(`power-fail disk did not answer '${command}' within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`${command}\n`));
@@ -30,11 +33,11 @@ export async function sendCommand<T = Record<string, unknown>>(
     });
     socket.on('error', (error) => {
       clearTimeout(timer);
-      reject(rigFailure(`power-fail disk control socket ${socketPath}: ${error.message}`, error));
+      reject(diskFailure(`power-fail disk control socket ${socketPath}: ${error.message}`, error));
     });
   });
   if (line.startsWith('ok ')) return JSON.parse(line.slice(3)) as T;
-  throw rigFailure(refusal(command, line.replace(/^err /, '')));
+  throw diskFailure(refusal(command, line.replace(/^err /, '')));
 }
 
 /** The message of the rig failure for an `err <reason>` reply. */

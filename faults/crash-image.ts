@@ -6,7 +6,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePlan, type CrashPlan, type FatePolicy } from './crash-plan.js';
-import { readJournal } from './journal.js';
+import { loadJournal } from './journal.js';
 import { materializeCrashImage } from './materialize.js';
 
 export interface CrashImage {
@@ -22,7 +22,7 @@ export async function buildCrashImage(
   atomicUnit: number,
   policy?: FatePolicy,
 ): Promise<CrashImage> {
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   const plan = makePlan(journal, seed, atomicUnit, policy);
   const planPath = join(dir, 'plan.json');
   writeFileSync(planPath + '.tmp', JSON.stringify(plan, null, 1) + '\n');
@@ -39,5 +39,5 @@ export async function rebuildCrashImage(
   out: string,
 ): Promise<string> {
   const plan = JSON.parse(readFileSync(planPath, 'utf8')) as CrashPlan;
-  return materializeCrashImage(imageAtCut, readJournal(journalPath), plan, out);
+  return materializeCrashImage(imageAtCut, loadJournal(journalPath), plan, out);
 }

@@ -4,8 +4,19 @@
  * Units are aligned to device offsets, so a write covering one unit can never tear. The plan is
  * data: saved beside the crash image, it rebuilds that image without the seed or the policy.
  */
-import type { PendingWrite } from '../rig/results/types.js';
 import { createRng, type Rng } from './prng.js';
+
+export type Fate = 'landed' | 'dropped' | 'torn';
+
+/** One write that was pending (unflushed) at the cut, and what the plan made of it. */
+export interface PendingWrite {
+  seq: number;
+  offset: number; // device byte offset
+  length: number;
+  fate: Fate;
+  units: number; // atomic units the write covers
+  unitsLanded: number[]; // indexes (0-based, within this write) of the units that landed
+}
 
 export interface FatePolicy {
   land: number; // relative weights

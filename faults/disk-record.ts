@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { FsKind } from '../rig/results/types.js';
+import type { FsKind } from './filesystems.js';
 
 export interface DiskRecord {
   version: 1;
@@ -19,8 +19,7 @@ export interface DiskRecord {
   fs: FsKind;
   atomicUnit: number;
   pageSize: number;
-  /** The journal bound the helper was started with; absent in records written before it was kept. */
-  journalMaxBytes?: number;
+  journalMaxBytes: number; // the journal bound the helper was started with
   sizeBytes: number;
   helperPid: number | null;
   loopDevice: string | null;

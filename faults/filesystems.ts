@@ -2,46 +2,73 @@
  * The filesystems the disk can carry, and how each is made. Which of them keep InnoDB pages
  * 16 KiB-aligned on the device is the point of the torn-pages campaign (see README).
  */
-import type { FsKind } from '../rig/results/types.js';
+import { ATOMIC_UNITS, showSize } from './sizes.js';
 
 export interface FilesystemRecipe {
   mkfs: string | null; // the tool; null for the raw device
   args: string[]; // before the device path
-  minBytes: number;
-  describe: string;
+  minBytes: number; // the smallest disk it is made on (a campaign checks this before any cycle)
+  label: string; // short, for report headings
 }
 
 const MiB = 1024 * 1024;
+/** The disk's size is a whole number of the largest atomic unit, so every unit of it is whole. */
+export const SIZE_STEP_BYTES = Math.max(...ATOMIC_UNITS);
 // ext4 initialises its inode tables and journal at mkfs time, so no lazy-init writes land in the
 // middle of a test and muddy the journal of pending writes.
 const EXT4 = ['-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0'];
 
-export const FILESYSTEMS: Record<FsKind, FilesystemRecipe> = {
-  'ext4': { mkfs: 'mkfs.ext4', args: EXT4, minBytes: 32 * MiB, describe: 'ext4, 4 KiB blocks' },
+export const FILESYSTEMS = {
+  'ext4': { mkfs: 'mkfs.ext4', args: EXT4, minBytes: 32 * MiB, label: 'ext4' },
   'ext4-bigalloc16k': {
     mkfs: 'mkfs.ext4',
     args: [...EXT4, '-O', 'bigalloc', '-C', '16384'],
     minBytes: 64 * MiB,
-    describe: 'ext4 with bigalloc 16 KiB clusters',
+    label: 'ext4 bigalloc 16k',
   },
-  'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 320 * MiB, describe: 'xfs, 4 KiB blocks' },
+  // mkfs.xfs (xfsprogs 5.19 and later) makes no filesystem below 300 MiB; with a 16 KiB stripe unit
+  // (xfsprogs 6.1) none below 512 MiB + 320 KiB, where its log first reaches the 64 MiB it needs.
+  'xfs': { mkfs: 'mkfs.xfs', args: ['-q', '-f'], minBytes: 300 * MiB, label: 'xfs' },
+  // An extent-size hint of 4 blocks (16 KiB) on the root, inherited by every folder and file made
+  // below it: allocations come in 16 KiB sizes, but not at 16 KiB-aligned places.
+  'xfs-extsize16k': {
+    mkfs: 'mkfs.xfs',
+    args: ['-q', '-f', '-d', 'extszinherit=4'],
+    minBytes: 300 * MiB,
+    label: 'xfs extsize 16k',
+  },
   'xfs-su16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-d', 'su=16k,sw=1'],
-    minBytes: 320 * MiB,
-    describe: 'xfs with a 16 KiB stripe unit',
+    minBytes: 513 * MiB,
+    label: 'xfs su=16k',
   },
   'xfs-bs16k': {
     mkfs: 'mkfs.xfs',
     args: ['-q', '-f', '-b', 'size=16384'],
-    minBytes: 320 * MiB,
-    describe: 'xfs with 16 KiB blocks',
+    minBytes: 300 * MiB,
+    label: 'xfs 16k blocks',
   },
-  'none': { mkfs: null, args: [], minBytes: 1 * MiB, describe: 'the raw loop device' },
-};
+  'none': { mkfs: null, args: [], minBytes: 1 * MiB, label: 'raw device' },
+} satisfies Record<string, FilesystemRecipe>;
+
+export type FsKind = keyof typeof FILESYSTEMS;
 
 export const FS_KINDS = Object.keys(FILESYSTEMS) as FsKind[];
 
+/** The filesystems a server's datadir can live on: every one but the raw device. */
+export const DATADIR_FILESYSTEMS = FS_KINDS.filter((fs) => FILESYSTEMS[fs].mkfs !== null) as [FsKind, ...FsKind[]];
+
 export function isFsKind(value: string): value is FsKind {
   return Object.hasOwn(FILESYSTEMS, value);
+}
+
+/** Why a disk of this size cannot carry the filesystem (one line, with the fix), or null. */
+export function diskSizeProblem(fs: FsKind, sizeBytes: number): string | null {
+  const min: number = FILESYSTEMS[fs].minBytes;
+  if (sizeBytes < min) return `${showSize(sizeBytes)} is too small for ${fs}; use ${showSize(min)} or more`;
+  if (sizeBytes % SIZE_STEP_BYTES !== 0) {
+    return `${sizeBytes} is not a multiple of ${showSize(SIZE_STEP_BYTES)}; round it up to ${showSize(Math.ceil(sizeBytes / SIZE_STEP_BYTES) * SIZE_STEP_BYTES)}`;
+  }
+  return null;
 }

@@ -1,5 +1,27 @@
-/** The helper's `status` reply, and the per-cut counters the rig keeps from it. */
-import type { CutSummary, DiskStats } from '../rig/results/types.js';
+/** The helper's `status` reply, and the counters and cut facts kept from it. */
+
+/** Counters the power-fail disk kept from arming to the cut. */
+export interface DiskStats {
+  writes: number;
+  flushes: number;
+  bytesWritten: number;
+  pageWrites: number;
+  pageWritesMisaligned: number;
+  pageWritesStraddling: number; // page-size writes that crossed an atomic-unit boundary
+  writesBySize: Record<string, number>; // "512", "4096", ... ">1048576"
+  straddleOffsets?: number[]; // device offsets of the first straddling page writes (the helper keeps 64)
+}
+
+/** What the disk says of its cut. */
+export interface DiskCut {
+  reason: string; // armed, after-writes, at-time, manual
+  atMs: number; // since the load started
+  pending: number;
+  pendingPageWrites: number;
+  stats: DiskStats;
+  /** Device ranges of the doublewrite area the armed trigger looked past: it counted home writes only. */
+  copyRanges?: number;
+}
 
 export interface HelperStatus {
   cut: boolean;
@@ -50,7 +72,7 @@ export function diskStats(s: HelperStatus): DiskStats {
   };
 }
 
-export function cutSummary(s: HelperStatus, atMs: number): CutSummary {
+export function diskCut(s: HelperStatus, atMs: number): DiskCut {
   return {
     reason: s.cutReason,
     atMs,

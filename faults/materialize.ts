@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { execa } from 'execa';
-import { rigFailure } from '../rig/errors.js';
+import { diskFailure } from './disk-error.js';
 import type { CrashPlan } from './crash-plan.js';
 import { unitSpan } from './crash-plan.js';
 import type { JournalEntry } from './journal.js';
@@ -19,7 +19,7 @@ function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
       const w = plan.writes[i]!;
       return w.seq === e.seq && w.offset === e.offset && w.length === e.length;
     });
-  if (!fits) throw rigFailure('the plan does not describe this journal (writes differ); rebuild the plan from it');
+  if (!fits) throw diskFailure('the plan does not describe this journal (writes differ); rebuild the plan from it');
 }
 
 export async function applyPlan(imagePath: string, journal: JournalEntry[], plan: CrashPlan): Promise<void> {

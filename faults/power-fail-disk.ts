@@ -7,27 +7,25 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { rigFailure } from '../rig/errors.js';
-import { checkAborted } from '../rig/interrupts.js';
-import type { FsKind, TriggerSpec } from '../rig/results/types.js';
-import { HELPER_PATH } from '../rig/paths.js';
-import { refusal, sendCommand } from './control-client.js';
+import { REPLY_TIMEOUT_MS, refusal, sendCommand } from './control-client.js';
+import { diskFailure } from './disk-error.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
-import { FILESYSTEMS } from './filesystems.js';
+import { FILESYSTEMS, type FsKind } from './filesystems.js';
+import { HELPER_PATH } from './helper-path.js';
 import type { HelperStatus } from './helper-status.js';
 import { ORDER_LOG_FILE } from './order-log.js';
 import { preflightDisk } from './preflight.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
-import { armCommand } from './trigger.js';
+import { armCommand, type TriggerSpec } from './trigger.js';
 
 export interface DiskOptions {
   dir: string;
   sizeBytes: number;
   fs: FsKind;
   atomicUnit: number;
-  pageSize?: number; // what the armed trigger counts as a page write (default 16 KiB)
-  journalMaxBytes?: number; // default DEFAULT_JOURNAL_MAX_BYTES
+  pageSize: number; // what the armed trigger counts as a page write
+  journalMaxBytes: number; // the cache bound: past it the oldest unflushed writes retire as durable
   trigger?: TriggerSpec | null; // armed once the stack is up; null = none yet
   /** Start from this image (already formatted) instead of a fresh sparse one; copied sparsely. */
   fromImage?: string;
@@ -40,8 +38,6 @@ export interface DiskOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
-
 /**
  * The helper answers a cut only once its journal is dumped, and the dump writes up to the journal
  * bound (hundreds of MiB). A fixed command timeout would call a slow dump a dead helper, so the
@@ -51,7 +47,7 @@ export const DEFAULT_JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
 const DUMP_MIN_BYTES_PER_MS = (8 * 1024 * 1024) / 1000;
 
 function cutReplyTimeoutMs(journalMaxBytes: number): number {
-  return 5000 + Math.ceil(journalMaxBytes / DUMP_MIN_BYTES_PER_MS);
+  return REPLY_TIMEOUT_MS + Math.ceil(journalMaxBytes / DUMP_MIN_BYTES_PER_MS);
 }
 
 function ownerOf(pid: number | null): DiskOwner | null {
@@ -106,12 +102,12 @@ export class PowerFailDisk {
   /** The status at a cut that already fired, once its journal is dumped; throws if the dump failed. */
   async cutStatus(): Promise<HelperStatus> {
     const status = await this.waitCut(0);
-    if (!status) throw rigFailure(`the disk in ${this.record.dir} has not been cut`);
+    if (!status) throw diskFailure(`the disk in ${this.record.dir} has not been cut`);
     return status;
   }
 
   private cutReplyTimeoutMs(): number {
-    return cutReplyTimeoutMs(this.record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
+    return cutReplyTimeoutMs(this.record.journalMaxBytes);
   }
 
   /** Hands the disk to another process, or to nobody (null: it stays up until `rig disk down`
@@ -143,8 +139,8 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
     journalFile: join(dir, 'journal.bin'),
     fs: opts.fs,
     atomicUnit: opts.atomicUnit,
-    pageSize: opts.pageSize ?? 16384,
-    journalMaxBytes: opts.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+    pageSize: opts.pageSize,
+    journalMaxBytes: opts.journalMaxBytes,
     sizeBytes: opts.sizeBytes,
     helperPid: null,
     loopDevice: null,
@@ -164,7 +160,7 @@ async function startHelper(record: DiskRecord): Promise<DiskRecord> {
       `--journal=${record.journalFile}`,
       `--unit=${record.atomicUnit}`,
       `--page-size=${record.pageSize}`,
-      `--journal-max=${record.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES}`,
+      `--journal-max=${record.journalMaxBytes}`,
       `--order-log=${join(record.dir, ORDER_LOG_FILE)}`,
       record.fuseDir,
     ],
@@ -185,14 +181,14 @@ async function startHelper(record: DiskRecord): Promise<DiskRecord> {
   }, 10_000, 25);
   if (!ready || !processAlive(withPid.helperPid)) {
     const why = readFileSync(join(record.dir, 'helper.log'), 'utf8').trim().split('\n').pop();
-    throw rigFailure(`power-fail disk helper did not come up${why ? `: ${why}` : ''}`);
+    throw diskFailure(`power-fail disk helper did not come up${why ? `: ${why}` : ''}`);
   }
   return withPid;
 }
 
 async function attachLoop(record: DiskRecord): Promise<DiskRecord> {
   const r = await execa('losetup', ['--find', '--show', '--direct-io=on', record.device], { reject: false });
-  if (r.exitCode !== 0) throw rigFailure(`losetup could not attach ${record.device}: ${r.stderr.trim()}`);
+  if (r.exitCode !== 0) throw diskFailure(`losetup could not attach ${record.device}: ${r.stderr.trim()}`);
   const withLoop = { ...record, loopDevice: r.stdout.trim() };
   saveRecord(withLoop);
   return withLoop;
@@ -203,12 +199,12 @@ async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRe
   if (!recipe.mkfs) return record;
   if (format) {
     const r = await execa(recipe.mkfs, [...recipe.args, record.loopDevice!], { reject: false });
-    if (r.exitCode !== 0) throw rigFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
+    if (r.exitCode !== 0) throw diskFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
   }
   const mnt = join(record.dir, 'mnt');
   mkdirSync(mnt, { recursive: true });
   const r = await execa('mount', [record.loopDevice!, mnt], { reject: false });
-  if (r.exitCode !== 0) throw rigFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
+  if (r.exitCode !== 0) throw diskFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
   const mounted = { ...record, mountPoint: mnt };
   saveRecord(mounted);
   return mounted;
@@ -232,13 +228,13 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
       closeSync(openSync(record.image, 'w'));
       truncateSync(record.image, opts.sizeBytes);
     }
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     record = await startHelper(record);
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     record = await attachLoop(record);
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     record = await makeAndMount(record, !opts.fromImage && !opts.adoptImage);
-    checkAborted(opts.signal);
+    opts.signal?.throwIfAborted();
     const disk = new PowerFailDisk(record);
     if (opts.trigger) await disk.arm(opts.trigger);
     return disk;

@@ -4,12 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
-import { badInput } from '../rig/errors.js';
-import type { FsKind } from '../rig/results/types.js';
-import { HELPER_PATH } from '../rig/paths.js';
-import { FILESYSTEMS } from './filesystems.js';
+import { diskBadInput } from './disk-error.js';
 import { readRecord } from './disk-record.js';
-import { formatSize } from './sizes.js';
+import { FILESYSTEMS, diskSizeProblem, type FsKind } from './filesystems.js';
+import { HELPER_PATH } from './helper-path.js';
 import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
 
 export interface PreflightInput {
@@ -22,26 +20,20 @@ const DEV_FUSE = process.env.RIG_DEV_FUSE ?? '/dev/fuse';
 
 export async function preflightDisk(input: PreflightInput): Promise<void> {
   const recipe = FILESYSTEMS[input.fs];
-  if (input.sizeBytes < recipe.minBytes) {
-    throw badInput(
-      `--size ${formatSize(input.sizeBytes)} is too small for ${input.fs}; use at least ${formatSize(recipe.minBytes)}`,
-    );
-  }
-  if (input.sizeBytes % 65536 !== 0) {
-    throw badInput(`--size ${input.sizeBytes} is not a multiple of 64k; round it (e.g. 512M)`);
-  }
+  const sizeProblem = diskSizeProblem(input.fs, input.sizeBytes);
+  if (sizeProblem) throw diskBadInput(sizeProblem, 'sizeBytes');
   if (!existsSync(DEV_FUSE)) {
-    throw badInput(`${DEV_FUSE} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
+    throw diskBadInput(`${DEV_FUSE} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
   }
   if (!existsSync(HELPER_PATH)) {
-    throw badInput(`the power-fail disk helper ${HELPER_PATH} is not built; run make build`);
+    throw diskBadInput(`the power-fail disk helper ${HELPER_PATH} is not built; run make build`);
   }
   if (recipe.mkfs && !(await commandExists(recipe.mkfs))) {
     const pkg = recipe.mkfs.startsWith('mkfs.xfs') ? 'xfsprogs' : 'e2fsprogs';
-    throw badInput(`${recipe.mkfs} is not installed, needed for --fs ${input.fs}; apt-get install ${pkg}`);
+    throw diskBadInput(`${recipe.mkfs} is not installed, needed for ${input.fs}; apt-get install ${pkg}`, 'fs');
   }
   for (const tool of ['losetup', 'fusermount3']) {
-    if (!(await commandExists(tool))) throw badInput(`${tool} is not installed; apt-get install ${tool === 'losetup' ? 'mount' : 'fuse3'}`);
+    if (!(await commandExists(tool))) throw diskBadInput(`${tool} is not installed; apt-get install ${tool === 'losetup' ? 'mount' : 'fuse3'}`);
   }
   assertDirFree(input.dir);
   await assertFreeLoopDevice();
@@ -51,14 +43,14 @@ function assertDirFree(dir: string): void {
   const record = readRecord(dir);
   const busy = mountsAtOrBelow(dir).length > 0 || (record && processAlive(record.helperPid));
   if (busy) {
-    throw badInput(`--dir ${dir} is already in use by a power-fail disk; run 'rig disk down --dir ${dir}' or pick another --dir`);
+    throw diskBadInput(`${dir} is already in use by a power-fail disk; take that disk down first, or use another folder`, 'dir');
   }
 }
 
 async function assertFreeLoopDevice(): Promise<void> {
   const r = await execa('losetup', ['--find'], { reject: false });
   if (r.exitCode !== 0 || !r.stdout.trim()) {
-    throw badInput(`no free loop device (${r.stderr.trim() || 'losetup --find found none'}); detach unused ones (losetup -D for yours) or run 'rig cleanup'`);
+    throw diskBadInput(`no free loop device (${r.stderr.trim() || 'losetup --find found none'}); detach unused ones (losetup -D for yours) or run 'rig cleanup'`);
   }
 }
 

@@ -2,7 +2,7 @@
  * Byte sizes as people write them, on the command line and in campaign files: 512, 4k, 16K, 64M,
  * 1G, 16KiB. Units are binary (k = 1024); whole numbers only.
  */
-import { badInput } from '../rig/errors.js';
+import { accept, oneOf, reject, show, type Checked } from './checked.js';
 
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
 
@@ -16,13 +16,12 @@ export function readSize(value: unknown): number | null {
   return Number.isSafeInteger(bytes) ? bytes : null;
 }
 
-/** For the command line: bytes above zero, or bad input (exit 2) naming the flag and the fix. */
-export function parseSize(text: string | number, what: string): number {
-  const bytes = readSize(text);
-  if (bytes === null || bytes <= 0) {
-    throw badInput(`${what}: '${text}' is not a size; write it like 512, 4k, 16k, 512M or 1G`);
-  }
-  return bytes;
+/** A size of at least `min` bytes; `example` shows how to write one. */
+export function checkSize(value: unknown, min = 1, example = '512M'): Checked<number> {
+  const bytes = readSize(value);
+  if (bytes === null) return reject(`${show(value)} is not a size; write it like ${example}`);
+  if (bytes < min) return reject(`${showSize(bytes)} is too small; use ${showSize(min)} or more, e.g. ${example}`);
+  return accept(bytes);
 }
 
 /** 65536 -> "64K", 67108864 -> "64M", 1000 -> "1000": the shortest form mariadbd also accepts. */
@@ -43,10 +42,11 @@ export function showSize(bytes: number): string {
 export const ATOMIC_UNITS = [512, 4096, 8192, 16384, 32768, 65536];
 
 /** The device's atomic write unit: one of 512, 4k, 8k, 16k, 32k, 64k. */
-export function parseAtomicUnit(text: string | number): number {
-  const bytes = readSize(text);
-  if (bytes === null || !ATOMIC_UNITS.includes(bytes)) {
-    throw badInput(`--atomic: '${text}' is not an atomic write size the disk models; use 512, 4k, 8k, 16k, 32k or 64k`);
-  }
-  return bytes;
+export function checkAtomicUnit(value: unknown): Checked<number> {
+  const bytes = readSize(value);
+  const use = `use ${oneOf(ATOMIC_UNITS.map(showSize))}`;
+  if (bytes === null) return reject(`${show(value)} is not a size; ${use}`);
+  if (bytes === 0 || (bytes & (bytes - 1)) !== 0) return reject(`${showSize(bytes)} is not a power of two; ${use}`);
+  if (!ATOMIC_UNITS.includes(bytes)) return reject(`${showSize(bytes)} is outside what the disk models; ${use}`);
+  return accept(bytes);
 }

@@ -42,7 +42,7 @@ function reasonToSweep(record: DiskRecord, byName: boolean): string | null {
   if (owner && !ownerAlive(owner)) return `its owner pid ${owner.pid} is gone`;
   if (owner) return null; // a live owner takes its own disk down
   if (!helperAlive(record)) return 'its helper is gone';
-  return byName ? 'asked for by --dir' : null;
+  return byName ? 'asked for by its folder' : null;
 }
 
 function describe(record: DiskRecord, report: Awaited<ReturnType<typeof tearDownDisk>>): string[] {

@@ -1,5 +1,5 @@
 /** What the kernel says about mounts, loop devices and processes: read, never guessed. */
-import { readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 
 function unescapeMount(path: string): string {
@@ -29,26 +29,6 @@ export function loopBackingFile(device: string): string | null {
     return readFileSync(`/sys/block/${name}/loop/backing_file`, 'utf8').trim() || null;
   } catch {
     return null;
-  }
-}
-
-/** Loop devices attached to `file`. */
-export function loopDevicesOf(file: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync('/sys/block').filter((n) => n.startsWith('loop'));
-  } catch {
-    return [];
-  }
-  const want = [file, safeRealpath(file)];
-  return names.map((n) => `/dev/${n}`).filter((d) => want.includes(loopBackingFile(d) ?? ''));
-}
-
-function safeRealpath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 

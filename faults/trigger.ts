@@ -1,58 +1,55 @@
 /**
- * Cut triggers as users write them: `armed 16` (or `armed`), `after-writes 5000`, `at-time 5s`
+ * Cut triggers as users write them: `armed 16`, `after-writes 5000`, `at-time 5s`
  * (or 800ms), and `manual`, which only a person fires (so a campaign cannot use it).
  */
-import { badInput } from '../rig/errors.js';
-import type { TriggerSpec } from '../rig/results/types.js';
+import { accept, reject, show, type Checked } from './checked.js';
 
-export const DEFAULT_ARMED_PAGE_WRITES = 16;
-export const DEFAULT_TRIGGER: TriggerSpec = { kind: 'armed', pendingPageWrites: DEFAULT_ARMED_PAGE_WRITES };
+export type TriggerSpec =
+  | { kind: 'armed'; pendingPageWrites: number }
+  | { kind: 'after-writes'; writes: number }
+  | { kind: 'at-time'; ms: number }
+  | { kind: 'manual' };
+
 const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
-function wholeNumber(text: string): number | null {
+function readCount(text: string): number | null {
   return /^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text)) ? Number(text) : null;
 }
 
-function parseDuration(text: string): number | null {
+function readDuration(text: string): number | null {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text);
   if (!match) return null;
   const ms = Math.round(Number(match[1]) * DURATION_MS[match[2]!]!);
   return ms > 0 ? ms : null;
 }
 
-/** The trigger, or a one-line reason (with the fix) why the text is not one. */
-export function readTrigger(text: string, allowManual: boolean): TriggerSpec | string {
+/** The trigger a text names; `manual` only where a person is there to fire the cut. */
+export function checkTrigger(value: unknown, allowManual: boolean): Checked<TriggerSpec> {
   const use = `use 'armed 16', 'after-writes N'${allowManual ? ", 'at-time 5s' or 'manual'" : " or 'at-time 5s'"}`;
-  const [kind, arg, ...extra] = text.trim().split(/\s+/);
-  if (extra.length > 0) return `'${text}' has too many words; ${use}`;
+  if (typeof value !== 'string') return reject(`${show(value)} is not a trigger; ${use}`);
+  const [kind, arg, ...extra] = value.trim().split(/\s+/);
+  if (extra.length > 0) return reject(`'${value}' has too many words; ${use}`);
   switch (kind) {
     case 'armed': {
-      const n = arg === undefined ? DEFAULT_ARMED_PAGE_WRITES : wholeNumber(arg);
-      return n ? { kind: 'armed', pendingPageWrites: n } : `'${text}' needs a count of 1 or more, e.g. 'armed 16'`;
+      const n = arg === undefined ? null : readCount(arg);
+      return n ? accept({ kind: 'armed', pendingPageWrites: n }) : reject(`'${value}' needs a count of 1 or more, e.g. 'armed 16'`);
     }
     case 'after-writes': {
-      const n = arg === undefined ? null : wholeNumber(arg);
-      return n ? { kind: 'after-writes', writes: n } : `'${text}' needs a count of 1 or more, e.g. 'after-writes 5000'`;
+      const n = arg === undefined ? null : readCount(arg);
+      return n ? accept({ kind: 'after-writes', writes: n }) : reject(`'${value}' needs a count of 1 or more, e.g. 'after-writes 5000'`);
     }
     case 'at-time': {
-      const ms = arg === undefined ? null : parseDuration(arg);
-      return ms ? { kind: 'at-time', ms } : `'${text}' needs a time above zero, e.g. 'at-time 5s' or 'at-time 800ms'`;
+      const ms = arg === undefined ? null : readDuration(arg);
+      return ms ? accept({ kind: 'at-time', ms }) : reject(`'${value}' needs a time above zero, e.g. 'at-time 5s' or 'at-time 800ms'`);
     }
     case 'manual':
-      if (allowManual && arg === undefined) return { kind: 'manual' };
-      return allowManual
-        ? `'${text}': manual takes no argument; ${use}`
-        : `'manual' waits for a person to fire the cut, and nobody does in a campaign; ${use}`;
+      if (allowManual && arg === undefined) return accept({ kind: 'manual' });
+      return reject(allowManual
+        ? `'${value}': manual takes no argument; ${use}`
+        : `'manual' waits for a person to fire the cut, and nobody does in a campaign; ${use}`);
     default:
-      return `'${text}' is not a trigger the disk has; ${use}`;
+      return reject(`'${value}' is not a trigger the disk has; ${use}`);
   }
-}
-
-/** For the command line: the trigger, or bad input (exit 2) naming the fix. */
-export function parseTrigger(text: string): TriggerSpec {
-  const trigger = readTrigger(text, true);
-  if (typeof trigger === 'string') throw badInput(`--trigger ${trigger}`);
-  return trigger;
 }
 
 export function formatTrigger(t: TriggerSpec): string {

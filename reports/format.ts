@@ -1,5 +1,5 @@
 /** Numbers and names as a reviewer reads them. */
-import type { Expectation, FsKind, Phase, Verdict } from '../rig/results/types.js';
+import type { Expectation, Verdict } from '../rig/results/types.js';
 
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
@@ -65,26 +65,6 @@ export const EXPECTATION_TEXT: Record<Expectation, string> = {
   'never-torn': 'never torn: no page may tear in the crash image',
   'torn-reproduced': 'torn reproduced: the negative control must tear pages',
 };
-
-export const FS_LABELS: Record<FsKind, string> = {
-  'ext4': 'ext4 (default)',
-  'ext4-bigalloc16k': 'ext4 bigalloc 16k',
-  'xfs': 'xfs (extent hint)',
-  'xfs-su16k': 'xfs su=16k',
-  'xfs-bs16k': 'xfs 16k blocks',
-  'none': 'raw device',
-};
-
-export const PHASES: Phase[] = [
-  'prepare',
-  'load',
-  'cut',
-  'materialize',
-  'scanBefore',
-  'recover',
-  'scanAfter',
-  'judge',
-];
 
 export function formatIso(iso: string | null): string {
   if (!iso) return '—';

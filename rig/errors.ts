@@ -1,7 +1,10 @@
 /**
  * The rig's one error class. `code` says whose fault it was, and so the exit code:
  * bad input is the user's (2), a rig failure is ours (3), a finding is the database's (1).
+ * The disk, which imports nothing of the rig, throws its own DiskError with the same codes.
  */
+import { DiskError } from '../faults/disk-error.js';
+
 export type RigErrorCode = 'bad-input' | 'rig-failure' | 'finding';
 
 const EXIT_CODES: Record<RigErrorCode, number> = {
@@ -34,7 +37,8 @@ export function rigFailure(message: string, cause?: unknown): RigError {
   return new RigError('rig-failure', message, { cause });
 }
 
-/** Exit code for any thrown value: a RigError's own, else a rig failure. */
+/** Exit code for any thrown value: a RigError's or a DiskError's own, else a rig failure. */
 export function exitCodeOf(error: unknown): number {
-  return error instanceof RigError ? error.exitCode : EXIT_CODES['rig-failure'];
+  if (error instanceof RigError) return error.exitCode;
+  return error instanceof DiskError ? EXIT_CODES[error.code] : EXIT_CODES['rig-failure'];
 }

@@ -1,4 +1,5 @@
-/** Where the rig's own files are, whether it runs from source (tests) or from dist/. */
+/** Where the rig's own files are, whether it runs from source (tests) or from dist/. The helper's
+ * path is the disk's own (faults/helper-path.ts). */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,4 +15,3 @@ function findPackageRoot(): string {
 }
 
 export const PACKAGE_ROOT = findPackageRoot();
-export const HELPER_PATH = process.env.RIG_HELPER ?? join(PACKAGE_ROOT, 'faults', 'helper', 'pfdisk');

@@ -28,7 +28,7 @@ static struct options {
 	unsigned unit, page_size;
 	unsigned long long journal_max, order_events;
 	int show_help;
-} opts = { .unit = 4096, .page_size = 16384, .journal_max = 512ull << 20, .order_events = 1ull << 18 };
+} opts = { .order_events = 1ull << 18 }; /* the disk's settings have no defaults: the driver names each (rig/defaults.ts) */
 
 #define OPT(t, p) { t, offsetof(struct options, p), 1 }
 static const struct fuse_opt option_spec[] = {
@@ -407,14 +407,17 @@ static const struct fuse_operations ops = {
 
 static void usage(const char *prog)
 {
-	printf("usage: %s --image=FILE --control=SOCKET --journal=FILE [options] MOUNTPOINT\n\n"
+	printf("usage: %s --image=FILE --control=SOCKET --journal=FILE --unit=N --page-size=N\n"
+	       "       --journal-max=N [FUSE options] MOUNTPOINT\n\n"
 	       "Serves FILE as MOUNTPOINT/disk with a volatile write cache that can lose power.\n"
+	       "All of these are required:\n"
 	       "    --image=FILE         image file to serve (its size is the disk's size)\n"
 	       "    --control=SOCKET     unix socket for control commands (created once mounted)\n"
 	       "    --journal=FILE       where the journal is dumped at the cut\n"
-	       "    --unit=N             atomic write unit, for the straddle count (default 4096)\n"
-	       "    --page-size=N        page size the armed trigger counts (default 16384)\n"
-	       "    --journal-max=N      journal bound in bytes (default 512 MiB)\n"
+	       "    --unit=N             atomic write unit in bytes, for the straddle count\n"
+	       "    --page-size=N        page size in bytes the armed trigger counts\n"
+	       "    --journal-max=N      journal bound in bytes: past it the oldest writes retire as durable\n"
+	       "Optional:\n"
 	       "    --order-log=FILE     at the cut, also dump the latest writes and flushes with their times\n"
 	       "    --order-events=N     how many events the order log keeps (default 262144)\n\n",
 	       prog);
@@ -429,7 +432,8 @@ int main(int argc, char *argv[])
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
 		return 2;
-	if (opts.show_help || !opts.image || !opts.control || !opts.journal) {
+	int missing = !opts.image || !opts.control || !opts.journal || !opts.unit || !opts.page_size || !opts.journal_max;
+	if (opts.show_help || missing) {
 		usage(argv[0]);
 		if (opts.show_help) {
 			fuse_opt_add_arg(&args, "--help");

@@ -1,6 +1,6 @@
 /** Phase timings of one cycle as a single stacked bar, each phase named with its duration. */
-import type { Phase } from '../../rig/results/types.js';
-import { PHASES, formatMs } from '../format.js';
+import { PHASES, type Phase } from '../../rig/results/types.js';
+import { formatMs } from '../format.js';
 import { html, type Html } from '../html.js';
 
 export function phaseBar(timings: Partial<Record<Phase, number>>): Html {

@@ -1,36 +1,56 @@
-/** Load throughput over time as an inline SVG line chart, with the cut drawn as a marked line. */
+/** Load throughput over time as an inline SVG step chart, with the cut drawn as a marked line. */
 import { html, type Html } from '../html.js';
 
 const W = 640;
 const H = 180;
-const PAD = { left: 52, right: 16, top: 14, bottom: 34 };
+const PAD = { left: 58, right: 16, top: 14, bottom: 34 };
+const MAX_STEPS = 90;
 
+/** Commits acknowledged in a bucket of time that starts at tMs (rig/load/throughput.ts). */
 export interface ThroughputPoint {
   tMs: number;
   commits: number;
 }
 
-const MAX_POINTS = 90;
-
-/** Merges neighbouring buckets so a long load draws at most MAX_POINTS points. */
-export function downsample(points: ThroughputPoint[]): ThroughputPoint[] {
-  const factor = Math.ceil(points.length / MAX_POINTS);
-  if (factor <= 1) return points;
-  const out: ThroughputPoint[] = [];
-  for (let i = 0; i < points.length; i += factor) {
-    const group = points.slice(i, i + factor);
-    out.push({ tMs: group[group.length - 1]!.tMs, commits: group.reduce((n, p) => n + p.commits, 0) });
-  }
-  return out;
+/** A rate over a real interval of the load, in commits per second. */
+export interface RateStep {
+  fromS: number;
+  toS: number;
+  rate: number;
 }
 
-/** Commits per second per bucket: a bucket's width is the gap to the previous point. */
-export function commitsPerSecond(points: ThroughputPoint[]): { t: number; rate: number }[] {
-  return points.map((p, i) => {
-    const prev = i === 0 ? 0 : points[i - 1]!.tMs;
-    const width = Math.max(1, p.tMs - prev);
-    return { t: p.tMs / 1000, rate: (p.commits * 1000) / width };
-  });
+/**
+ * The buckets' width: the gap between their starts (the recorder keeps empty buckets, so the
+ * smallest gap is the width). A lone bucket ran from its start to the cut, or, with no cut after
+ * it, is taken as a second.
+ */
+function bucketWidth(points: ThroughputPoint[], cutAtMs: number | null): number {
+  const gaps = points.slice(1).map((p, i) => p.tMs - points[i]!.tMs).filter((gap) => gap > 0);
+  if (gaps.length > 0) return Math.min(...gaps);
+  const start = points[0]!.tMs;
+  return cutAtMs !== null && cutAtMs > start ? cutAtMs - start : 1000;
+}
+
+/**
+ * Commits per second over the intervals they were counted in: each bucket is as wide as the gap
+ * between bucket starts, and the last one ends at the cut when the cut falls inside it (no commit
+ * is acknowledged after the cut). Buckets are merged into at most MAX_STEPS steps of equal width,
+ * so a long load draws as many points as a short one, and every commit is in exactly one step.
+ */
+export function commitRates(points: ThroughputPoint[], cutAtMs: number | null): RateStep[] {
+  if (points.length === 0) return [];
+  const sorted = [...points].sort((a, b) => a.tMs - b.tMs);
+  const width = bucketWidth(sorted, cutAtMs);
+  const last = sorted[sorted.length - 1]!.tMs;
+  const end = cutAtMs !== null && cutAtMs > last && cutAtMs < last + width ? cutAtMs : last + width;
+  const stepMs = width * Math.max(1, Math.ceil(end / width / MAX_STEPS));
+  const steps: RateStep[] = [];
+  for (let from = 0; from < end; from += stepMs) {
+    const to = Math.min(from + stepMs, end);
+    const commits = sorted.filter((p) => p.tMs >= from && p.tMs < from + stepMs).reduce((n, p) => n + p.commits, 0);
+    steps.push({ fromS: from / 1000, toS: to / 1000, rate: commits / ((to - from) / 1000) });
+  }
+  return steps;
 }
 
 /** A round step near range/4: 1, 2 or 5 times a power of ten. */
@@ -41,29 +61,36 @@ export function niceStep(range: number): number {
   return (scaled <= 1 ? 1 : scaled <= 2 ? 2 : scaled <= 5 ? 5 : 10) * power;
 }
 
-function ticks(max: number): number[] {
+/** Round ticks from 0 to the first one at or above max, so the axis holds every value. */
+export function ticks(max: number): number[] {
   const step = niceStep(max);
-  const out: number[] = [];
-  for (let v = 0; v <= max + step / 2; v += step) out.push(Number(v.toPrecision(6)));
+  const out = [0];
+  while (out[out.length - 1]! < max) out.push(Number((out.length * step).toPrecision(6)));
   return out;
+}
+
+/** 1500 -> "1.5k": tick labels stay short enough to leave the axis title in view. */
+export function shortNumber(v: number): string {
+  return v >= 1000 ? `${Number((v / 1000).toPrecision(4))}k` : String(v);
 }
 
 export function throughputChart(points: ThroughputPoint[], cutAtMs: number | null): Html {
   if (points.length === 0) return html`<p class="muted">No throughput samples were recorded.</p>`;
-  const series = commitsPerSecond(downsample(points));
-  const tMax = Math.max(series[series.length - 1]!.t, (cutAtMs ?? 0) / 1000, 1);
-  const yTicks = ticks(Math.max(...series.map((s) => s.rate), 1));
+  const steps = commitRates(points, cutAtMs);
+  const tMax = Math.max(steps[steps.length - 1]!.toS, (cutAtMs ?? 0) / 1000, 1);
+  const yTicks = ticks(Math.max(...steps.map((s) => s.rate), 1));
   const xTicks = ticks(tMax);
   const xMax = Math.max(tMax, xTicks[xTicks.length - 1]!);
   const yMax = yTicks[yTicks.length - 1]!;
   const x = (t: number) => PAD.left + (t / xMax) * (W - PAD.left - PAD.right);
   const y = (v: number) => H - PAD.bottom - (v / yMax) * (H - PAD.top - PAD.bottom);
-  const line = series.map((s) => `${x(s.t).toFixed(1)},${y(s.rate).toFixed(1)}`).join(' ');
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Commits per second over time${cutAtMs === null ? '' : `, cut at ${(cutAtMs / 1000).toFixed(1)} s`}">
-${yTicks.map((v) => html`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}"/><text class="tick" x="${PAD.left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`)}
+  const line = steps.flatMap((s) => [`${x(s.fromS).toFixed(1)},${y(s.rate).toFixed(1)}`, `${x(s.toS).toFixed(1)},${y(s.rate).toFixed(1)}`]).join(' ');
+  const midY = PAD.top + (H - PAD.top - PAD.bottom) / 2;
+  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Commits acknowledged per second over time${cutAtMs === null ? '' : `, cut at ${(cutAtMs / 1000).toFixed(1)} s`}">
+${yTicks.map((v) => html`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}"/><text class="tick" x="${PAD.left - 6}" y="${y(v) + 4}" text-anchor="end">${shortNumber(v)}</text>`)}
 ${xTicks.filter((t) => t <= xMax).map((t) => html`<text class="tick" x="${x(t)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${t}</text>`)}
-<text class="axis" x="${(PAD.left + W - PAD.right) / 2}" y="${H - 4}" text-anchor="middle">seconds since load start</text>
-<text class="axis" x="12" y="${PAD.top + (H - PAD.top - PAD.bottom) / 2}" text-anchor="middle" transform="rotate(-90 12 ${PAD.top + (H - PAD.top - PAD.bottom) / 2})">commits/s</text>
+<text class="axis" x="${(PAD.left + W - PAD.right) / 2}" y="${H - 4}" text-anchor="middle">seconds since the load started</text>
+<text class="axis" x="12" y="${midY}" text-anchor="middle" transform="rotate(-90 12 ${midY})">commits per second</text>
 <polyline class="series" points="${line}"/>
 ${cutAtMs === null ? null : cutMarker(x(cutAtMs / 1000), cutAtMs)}
 </svg>`;

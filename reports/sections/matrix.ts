@@ -3,8 +3,10 @@
  * doublewrite on/fast/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
  */
 import type { CampaignResults, ScenarioSummary } from '../../rig/results/types.js';
+import { FILESYSTEMS, type FsKind } from '../../faults/filesystems.js';
+import { DEFAULT_DISK } from '../../rig/defaults.js';
 import { DOUBLEWRITE_MODES, doublewriteMode, type DoublewriteMode } from '../../rig/results/doublewrite-mode.js';
-import { FS_LABELS, VERDICT_ORDER, VERDICT_LABELS, formatUnit } from '../format.js';
+import { VERDICT_ORDER, VERDICT_LABELS, formatUnit } from '../format.js';
 import { html, anchorId, type Html } from '../html.js';
 import { STATUS_RANK, STATUS_TEXT, scenarioStatus } from '../outcome.js';
 
@@ -30,9 +32,14 @@ function rowsOf(scenarios: ScenarioSummary[]): Axis[] {
   const pageSizesVary = unique(scenarios.map((s) => s.settings.server.pageSize)).length > 1;
   const keys = unique(scenarios.map((s) => rowKey(s, pageSizesVary)));
   return keys.map((key) => {
-    const [fs, page] = key.split('|') as [keyof typeof FS_LABELS, string];
-    return { key, label: pageSizesVary ? `${FS_LABELS[fs] ?? fs} · ${formatUnit(Number(page))} pages` : FS_LABELS[fs] ?? fs };
+    const [fs, page] = key.split('|') as [FsKind, string];
+    return { key, label: pageSizesVary ? `${fsLabel(fs)} · ${formatUnit(Number(page))} pages` : fsLabel(fs) };
   });
+}
+
+function fsLabel(fs: FsKind): string {
+  const label = FILESYSTEMS[fs]?.label ?? fs; // a filesystem this version no longer makes: its name
+  return fs === DEFAULT_DISK.fs ? `${label} (default)` : label;
 }
 
 function rowKey(s: ScenarioSummary, withPage: boolean): string {

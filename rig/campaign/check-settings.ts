@@ -2,11 +2,13 @@
  * Combinations no cycle could run with, found before anything is created. Each problem names the
  * scenario key to change (relative to the scenario) and the fix.
  */
+import { DATADIR_SLACK_BYTES } from '../defaults.js';
 import { BULK_TABLE_MAX_BYTES } from '../load/lifecycle/bulk.js';
 import { isDefaultMix, showMix } from '../load/load-mix.js';
 import type { ScenarioSettings } from '../results/types.js';
-import { parseSize, showSize } from './size.js';
-import { showTrigger } from './trigger.js';
+import { diskSizeProblem } from '../../faults/filesystems.js';
+import { readSize, showSize } from '../../faults/sizes.js';
+import { formatTrigger } from '../../faults/trigger.js';
 
 export interface SettingsProblem {
   key: string; // e.g. 'server.bufferPool'
@@ -16,10 +18,6 @@ export interface SettingsProblem {
 const MiB = 1024 * 1024;
 /** mariadbd 10.11 refuses to start below these ("innodb_page_size=N requires innodb_buffer_pool_size >= M MiB"). */
 const MIN_BUFFER_POOL: Record<number, number> = { 4096: 2 * MiB, 8192: 3 * MiB, 16384: 6 * MiB, 32768: 11 * MiB, 65536: 21 * MiB };
-/** mkfs.xfs (xfsprogs 5.19 and later) refuses new filesystems smaller than this. */
-const XFS_MIN_BYTES = 300 * MiB;
-/** Room the system tablespace, undo logs and the dataset need besides the redo log, at the least. */
-const DATADIR_SLACK_BYTES = 64 * MiB;
 
 type Check = (s: ScenarioSettings) => SettingsProblem | null;
 
@@ -34,7 +32,7 @@ const checks: Check[] = [
       : null,
   (s) => {
     const min = MIN_BUFFER_POOL[s.server.pageSize]!;
-    const pool = parseSize(s.server.bufferPool)!;
+    const pool = readSize(s.server.bufferPool)!;
     return pool < min
       ? { key: 'server.bufferPool', message: `${showSize(pool)} is too small for ${showSize(s.server.pageSize)} pages (mariadbd refuses to start); use ${showSize(min)} or more` }
       : null;
@@ -43,19 +41,19 @@ const checks: Check[] = [
     const t = s.disk.trigger;
     const needed = t.kind === 'armed' ? t.pendingPageWrites * s.server.pageSize : 0;
     return needed > s.disk.journalMaxBytes
-      ? { key: 'disk.cacheBound', message: `${showSize(s.disk.journalMaxBytes)} cannot hold the pending page writes '${showTrigger(t)}' waits for (older writes retire as durable, so the cut would never fire); use ${showSize(needed)} or more` }
+      ? { key: 'disk.cacheBound', message: `${showSize(s.disk.journalMaxBytes)} cannot hold the pending page writes '${formatTrigger(t)}' waits for (older writes retire as durable, so the cut would never fire); use ${showSize(needed)} or more` }
       : null;
   },
   (s) =>
     s.disk.trigger.kind === 'at-time' && s.disk.trigger.ms >= s.load.maxSeconds * 1000
-      ? { key: 'disk.trigger', message: `'${showTrigger(s.disk.trigger)}' fires after the load gives up (load.maxSeconds: ${s.load.maxSeconds}); use an earlier time or raise load.maxSeconds` }
-      : null,
-  (s) =>
-    s.disk.fs.startsWith('xfs') && s.disk.sizeBytes < XFS_MIN_BYTES
-      ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} is below the 300M mkfs.xfs accepts; use 300M or more` }
+      ? { key: 'disk.trigger', message: `'${formatTrigger(s.disk.trigger)}' fires after the load gives up (load.maxSeconds: ${s.load.maxSeconds}); use an earlier time or raise load.maxSeconds` }
       : null,
   (s) => {
-    const needed = parseSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
+    const message = diskSizeProblem(s.disk.fs, s.disk.sizeBytes);
+    return message ? { key: 'disk.size', message } : null;
+  },
+  (s) => {
+    const needed = readSize(s.server.redoSize)! + DATADIR_SLACK_BYTES;
     return s.disk.sizeBytes < needed
       ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the ${s.server.redoSize} redo log and the rest of the datadir; use ${showSize(needed)} or more` }
       : null;
@@ -66,7 +64,7 @@ const checks: Check[] = [
       : null,
   (s) => {
     if (!(s.load.mix?.bulk ?? 0)) return null;
-    const needed = parseSize(s.server.redoSize)! + DATADIR_SLACK_BYTES + s.load.connections * BULK_TABLE_MAX_BYTES;
+    const needed = readSize(s.server.redoSize)! + DATADIR_SLACK_BYTES + s.load.connections * BULK_TABLE_MAX_BYTES;
     return s.disk.sizeBytes < needed
       ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the redo log, the datadir and a bulk table of up to ${showSize(BULK_TABLE_MAX_BYTES)} per connection; use ${showSize(needed)} or more, or fewer connections` }
       : null;

@@ -9,7 +9,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { contradicts } from '../results/expectation.js';
-import { showSize } from './size.js';
+import { showSize } from '../../faults/sizes.js';
 import type { CycleRecord } from '../results/types.js';
 import { allocatedBytes } from './allocated-bytes.js';
 

@@ -1,75 +1,34 @@
 /**
- * Parsers for the campaign fields zod cannot check by type alone (sizes, atomic units, triggers,
- * on/off). Each returns the value or a one-line reason that ends with the fix.
+ * Checks for the campaign fields zod cannot check by type alone (sizes, atomic units, page sizes,
+ * triggers, on/off): each gives the value or a one-line problem that ends with the fix. Sizes,
+ * atomic units and triggers are the disk's own syntax (faults/), so campaign files and the
+ * command line say the same thing about the same mistake.
  */
-import type { TriggerSpec } from '../results/types.js';
-import { parseSize, showSize } from './size.js';
-import { ATOMIC_UNITS } from '../../faults/sizes.js';
-import { PAGE_SIZES } from '../runtime/server-args.js';
-import { parseTrigger } from './trigger.js';
+import { accept, oneOf, reject, show, type Checked } from '../../faults/checked.js';
+import { readSize, showSize } from '../../faults/sizes.js';
+import { checkTrigger } from '../../faults/trigger.js';
+import { PAGE_SIZES } from '../results/types.js';
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
-
-const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
-const fail = (message: string): Parsed<never> => ({ ok: false, message });
-
-export { ATOMIC_UNITS } from '../../faults/sizes.js';
-export { PAGE_SIZES } from '../runtime/server-args.js';
-
-/** `'12k'` for a string, `12288` for a number: the value as the file wrote it. */
-export function show(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value);
+export function checkPageSize(value: unknown): Checked<number> {
+  const bytes = readSize(value);
+  const use = `use ${oneOf(PAGE_SIZES.map(showSize))}`;
+  if (bytes === null) return reject(`${show(value)} is not a size; ${use}`);
+  if (!PAGE_SIZES.includes(bytes)) return reject(`${showSize(bytes)} is not an innodb_page_size the server supports; ${use}`);
+  return accept(bytes);
 }
 
-/** ['a', 'b', 'c'] -> "a, b or c" */
-export function oneOf(values: readonly string[]): string {
-  return values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join('');
-}
-
-function choices(values: number[]): string {
-  return oneOf(values.map(showSize));
-}
-
-export function parseAtomicUnit(value: unknown): Parsed<number> {
-  const bytes = parseSize(value);
-  const use = `use ${choices(ATOMIC_UNITS)}`;
-  if (bytes === null) return fail(`${show(value)} is not a size; ${use}`);
-  if (bytes === 0 || (bytes & (bytes - 1)) !== 0) return fail(`${showSize(bytes)} is not a power of two; ${use}`);
-  if (!ATOMIC_UNITS.includes(bytes)) return fail(`${showSize(bytes)} is outside what the disk models; ${use}`);
-  return ok(bytes);
-}
-
-export function parsePageSize(value: unknown): Parsed<number> {
-  const bytes = parseSize(value);
-  const use = `use ${choices(PAGE_SIZES)}`;
-  if (bytes === null) return fail(`${show(value)} is not a size; ${use}`);
-  if (!PAGE_SIZES.includes(bytes)) return fail(`${showSize(bytes)} is not an innodb_page_size the server supports; ${use}`);
-  return ok(bytes);
-}
-
-/** A size of at least `min` bytes (1 when not given). */
-export function parseBytes(value: unknown, example: string, min = 1): Parsed<number> {
-  const bytes = parseSize(value);
-  if (bytes === null) return fail(`${show(value)} is not a size; write it like ${example}`);
-  if (bytes < min) return fail(`${showSize(bytes)} is too small; use ${showSize(min)} or more, e.g. ${example}`);
-  return ok(bytes);
-}
-
-export function parseOnOff(value: unknown): Parsed<boolean> {
-  if (typeof value === 'boolean') return ok(value);
-  if (value === 'on' || value === 'off') return ok(value === 'on');
-  return fail(`${show(value)} is not on or off; use on or off`);
+export function checkOnOff(value: unknown): Checked<boolean> {
+  if (typeof value === 'boolean') return accept(value);
+  if (value === 'on' || value === 'off') return accept(value === 'on');
+  return reject(`${show(value)} is not on or off; use on or off`);
 }
 
 /** innodb_doublewrite: on, off, or fast (MariaDB 11.x; the server in use is checked before the run). */
-export function parseDoublewrite(value: unknown): Parsed<boolean | 'fast'> {
-  if (value === 'fast') return ok('fast');
-  const onOff = parseOnOff(value);
-  return onOff.ok ? onOff : fail(`${show(value)} is not on, off or fast; use on, off or fast (fast: MariaDB 11.x only)`);
+export function checkDoublewrite(value: unknown): Checked<boolean | 'fast'> {
+  if (value === 'fast') return accept('fast');
+  const onOff = checkOnOff(value);
+  return onOff.ok ? onOff : reject(`${show(value)} is not on, off or fast; use on, off or fast (fast: MariaDB 11.x only)`);
 }
 
-export function parseTriggerField(value: unknown): Parsed<TriggerSpec> {
-  if (typeof value !== 'string') return fail(`${show(value)} is not a trigger; use 'armed 16', 'after-writes N' or 'at-time 5s'`);
-  const trigger = parseTrigger(value);
-  return typeof trigger === 'string' ? fail(trigger) : ok(trigger);
-}
+/** A campaign's trigger: any the disk has but `manual`, which waits for a person. */
+export const checkCampaignTrigger = (value: unknown) => checkTrigger(value, false);

@@ -3,7 +3,7 @@
  * Messages set on the schema (field parsers, names, unknown keys) are used as they are.
  */
 import type { z } from 'zod';
-import { oneOf, show } from './field-parsers.js';
+import { oneOf, show } from '../../faults/checked.js';
 
 type Issue = z.core.$ZodIssue;
 

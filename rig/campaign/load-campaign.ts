@@ -8,15 +8,14 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { parseDocument } from 'yaml';
 import { badInput } from '../errors.js';
-import { DEFAULT_CAMPAIGN_SEED, DEFAULT_CYCLES, DEFAULT_EVIDENCE_MAX_BYTES } from './builtin-defaults.js';
+import { DEFAULT_CYCLES, DEFAULT_EVIDENCE_MAX_BYTES, DEFAULT_SEED } from '../defaults.js';
 import { checkSettings } from './check-settings.js';
 import { defaultMessage, formatPath, issuePath } from './issue-message.js';
 import { type MatrixVariant, expandMatrix, isRecord } from './matrix.js';
-import type { CampaignProblem } from './problem.js';
 import { resolveScenario } from './resolve-scenario.js';
 import { type ScenarioFields, campaignSchema, scenarioSchema } from './schema.js';
 import { cycleSeeds } from './seeds.js';
-import type { Campaign, PlannedScenario } from './types.js';
+import type { Campaign, CampaignProblem, PlannedScenario } from './types.js';
 
 export interface CampaignOverrides {
   cycles?: number; // --cycles N: every scenario runs N cycles
@@ -34,7 +33,6 @@ export async function loadCampaign(file: string, overrides: CampaignOverrides = 
 }
 
 export function parseCampaign(text: string, file: string, overrides: CampaignOverrides = {}): Campaign {
-  const fail = (problem: CampaignProblem) => badInput(`${file}: ${formatPath(problem.path)}: ${problem.message}`);
   const doc = parseDocument(text);
   const yamlError = doc.errors[0];
   if (yamlError) {
@@ -43,10 +41,24 @@ export function parseCampaign(text: string, file: string, overrides: CampaignOve
     const message = yamlError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw badInput(`${where}: ${message}; fix the YAML syntax there`);
   }
-  const parsed = campaignSchema.safeParse(doc.toJS(), { error: defaultMessage });
+  return campaignFrom(doc.toJS(), file, overrides);
+}
+
+/**
+ * The campaign a parsed document describes. `where` names a problem's place for the one-line
+ * error: by default the file and the key path; `rig cycle` names its flags instead.
+ */
+export function campaignFrom(
+  document: unknown,
+  file: string,
+  overrides: CampaignOverrides = {},
+  where: (path: PropertyKey[]) => string = (path) => `${file}: ${formatPath(path)}`,
+): Campaign {
+  const fail = (problem: CampaignProblem) => badInput(`${where(problem.path)}: ${problem.message}`);
+  const parsed = campaignSchema.safeParse(document, { error: defaultMessage });
   if (!parsed.success) throw fail(firstProblem(parsed.error.issues, []));
   const campaign = parsed.data;
-  const seed = overrides.seed ?? campaign.seed ?? DEFAULT_CAMPAIGN_SEED;
+  const seed = overrides.seed ?? campaign.seed ?? DEFAULT_SEED;
   const scenarios = campaign.scenarios.flatMap((raw, i) =>
     planScenario(raw, i, campaign.defaults ?? {}, seed, overrides, fail),
   );

@@ -6,32 +6,31 @@
  *   'write-only=4,churn=1'            the command-line form ('write-only,churn' for equal weights)
  */
 import { LOAD_KINDS, type LoadKind, type LoadMix } from '../load/load-mix.js';
-import { oneOf, show, type Parsed } from './field-parsers.js';
+import { accept, oneOf, reject, show, type Checked } from '../../faults/checked.js';
 import { closestKey } from './issue-message.js';
 
 const EXAMPLE = 'e.g. [write-only, churn] or {write-only: 4, churn: 1}';
-const fail = (message: string): Parsed<never> => ({ ok: false, message });
 
-function kindOf(name: unknown): Parsed<LoadKind> {
-  if (typeof name === 'string' && (LOAD_KINDS as readonly string[]).includes(name)) return { ok: true, value: name as LoadKind };
+function kindOf(name: unknown): Checked<LoadKind> {
+  if (typeof name === 'string' && (LOAD_KINDS as readonly string[]).includes(name)) return accept(name as LoadKind);
   const guess = typeof name === 'string' ? closestKey(name, [...LOAD_KINDS]) : null;
-  return fail(`${show(name)} is not a load kind; ${guess ? `did you mean ${guess}? ` : ''}use ${oneOf(LOAD_KINDS)}`);
+  return reject(`${show(name)} is not a load kind; ${guess ? `did you mean ${guess}? ` : ''}use ${oneOf(LOAD_KINDS)}`);
 }
 
-function fromWeights(entries: Array<[unknown, unknown]>): Parsed<LoadMix> {
-  if (entries.length === 0) return fail(`an empty mix runs nothing; name at least one kind, ${EXAMPLE}`);
+function fromWeights(entries: Array<[unknown, unknown]>): Checked<LoadMix> {
+  if (entries.length === 0) return reject(`an empty mix runs nothing; name at least one kind, ${EXAMPLE}`);
   const mix: LoadMix = {};
   for (const [name, weight] of entries) {
     const kind = kindOf(name);
     if (!kind.ok) return kind;
-    if (mix[kind.value] !== undefined) return fail(`${kind.value} is named twice; name each kind once, ${EXAMPLE}`);
+    if (mix[kind.value] !== undefined) return reject(`${kind.value} is named twice; name each kind once, ${EXAMPLE}`);
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
-      return fail(`${kind.value}: ${show(weight)} is not a weight; use a number of 0 or more, ${EXAMPLE}`);
+      return reject(`${kind.value}: ${show(weight)} is not a weight; use a number of 0 or more, ${EXAMPLE}`);
     }
     mix[kind.value] = weight;
   }
-  if (Object.values(mix).every((w) => w === 0)) return fail('every weight is 0, so nothing would run; give at least one kind a weight above 0');
-  return { ok: true, value: mix };
+  if (Object.values(mix).every((w) => w === 0)) return reject('every weight is 0, so nothing would run; give at least one kind a weight above 0');
+  return accept(mix);
 }
 
 /** 'write-only=4,churn=1' or 'write-only,churn' as [name, weight] pairs (a weight that is not a number stays text). */
@@ -44,9 +43,9 @@ function textEntries(text: string): Array<[unknown, unknown]> {
   });
 }
 
-export function parseLoadMix(value: unknown): Parsed<LoadMix> {
+export function checkLoadMix(value: unknown): Checked<LoadMix> {
   if (typeof value === 'string') return fromWeights(textEntries(value));
   if (Array.isArray(value)) return fromWeights(value.map((name): [unknown, unknown] => [name, 1]));
   if (value !== null && typeof value === 'object') return fromWeights(Object.entries(value));
-  return fail(`${show(value)} is not a mix; use a list of kinds or weights, ${EXAMPLE}`);
+  return reject(`${show(value)} is not a mix; use a list of kinds or weights, ${EXAMPLE}`);
 }

@@ -3,17 +3,19 @@
  * value a list; the scenario expands into one variant per combination (the first key varies
  * slowest), named `<name>-<value>-<value>...`.
  */
-import { show } from './field-parsers.js';
-import type { CampaignProblem } from './problem.js';
+import { show } from '../../faults/checked.js';
+import { diskSchema, loadSchema, serverSchema } from './schema.js';
+import type { CampaignProblem } from './types.js';
+
+const SECTIONS = { server: serverSchema, disk: diskSchema, load: loadSchema };
 
 type Raw = Record<string, unknown>;
 type Scalar = string | number | boolean;
 
-const MATRIX_KEYS = [
+/** The settings a matrix can vary: a scenario's own, then each section's, as the schema names them. */
+export const MATRIX_KEYS = [
   'cycles', 'runtime', 'image', 'expect',
-  'server.doublewrite', 'server.flushMethod', 'server.pageSize', 'server.bufferPool', 'server.redoSize',
-  'disk.atomic', 'disk.fs', 'disk.trigger', 'disk.cacheBound', 'disk.size',
-  'load.kind', 'load.connections', 'load.tables', 'load.rows', 'load.maxSeconds',
+  ...(['server', 'disk', 'load'] as const).flatMap((section) => Object.keys(SECTIONS[section].shape).map((key) => `${section}.${key}`)),
 ];
 
 export interface MatrixVariant {

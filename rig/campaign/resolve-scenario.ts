@@ -1,14 +1,14 @@
 /**
- * One scenario's full settings: the built-in defaults, then the campaign's `defaults`, then the
- * scenario's own fields, section by section. The expectation follows from the result unless set;
- * an image may be named by its catalog name (mariadb-11.8) or by any tag.
+ * One scenario's full settings: the rig's defaults (rig/defaults.ts), then the campaign's `defaults`,
+ * then the scenario's own fields, section by section. The expectation follows from the result
+ * unless set; an image may be named by its catalog name (mariadb-11.8) or by any tag.
  */
 import type { ScenarioSettings } from '../results/types.js';
 import { findImageSpec } from '../docker/image-catalog.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from './builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RUNTIME, DEFAULT_SERVER } from '../defaults.js';
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
-import { formatSize } from './size.js';
+import { formatSize } from '../../faults/sizes.js';
 
 export interface ResolvedScenario {
   settings: ScenarioSettings;
@@ -21,7 +21,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
   const load = { ...defaults.load, ...scenario.load };
   const settings: ScenarioSettings = {
     name: scenario.name,
-    runtime: scenario.runtime ?? defaults.runtime ?? 'local',
+    runtime: scenario.runtime ?? defaults.runtime ?? DEFAULT_RUNTIME,
     server: {
       doublewrite: server.doublewrite ?? DEFAULT_SERVER.doublewrite,
       flushMethod: server.flushMethod ?? DEFAULT_SERVER.flushMethod,

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { badInput } from '../errors.js';
-import { readResults } from '../results/read-results.js';
+import { loadResults } from '../results/load-results.js';
 import type { CampaignResults, CycleRecord } from '../results/types.js';
 import type { Campaign, PlannedCycle, Shard } from './types.js';
 
@@ -19,7 +19,7 @@ export interface ResumeState {
 /** The earlier run in `dir`, or null when there is none to continue. */
 export async function readResumeState(dir: string, campaign: Campaign, shard: Shard | null, planned: PlannedCycle[]): Promise<ResumeState | null> {
   if (!existsSync(join(dir, 'results.json'))) return null;
-  const { path, results } = await readResults(dir);
+  const { path, results } = await loadResults(dir);
   const difference = differenceFrom(results, campaign, shard);
   if (difference) {
     throw badInput(`${path}: ${difference}; --resume continues only the same campaign run: drop --resume to start over, or give another --out`);

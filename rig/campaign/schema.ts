@@ -1,34 +1,27 @@
 /**
  * The campaign file's shape, checked with zod. Every object is strict (an unknown key is an error
- * that lists the keys allowed there), and fields with their own syntax parse to the values the
- * rig uses: sizes to bytes, `on`/`off` to booleans, trigger text to a TriggerSpec.
+ * that lists the keys allowed there), and fields with their own syntax are checked into the values
+ * the rig uses: sizes to bytes, `on`/`off` to booleans, trigger text to a TriggerSpec.
  */
 import { z } from 'zod';
-import {
-  type Parsed,
-  show,
-  parseAtomicUnit,
-  parseBytes,
-  parseDoublewrite,
-  parsePageSize,
-  parseTriggerField,
-} from './field-parsers.js';
-import { closestKey } from './issue-message.js';
+import { show, type Checked } from '../../faults/checked.js';
+import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
+import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
+import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
 import { FINDING_IDS } from '../findings/catalog.js';
-import { parseLoadMix } from './load-mix-field.js';
+import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
+import { closestKey } from './issue-message.js';
+import { checkLoadMix } from './load-mix-field.js';
 
 export const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
-export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
-export const FILESYSTEMS = ['ext4', 'ext4-bigalloc16k', 'xfs', 'xfs-su16k', 'xfs-bs16k'] as const;
-export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced'] as const;
 const MAX_SEED = 2 ** 32 - 1;
 
-/** A field with its own syntax: the parser's reason becomes the zod issue's message. */
-function field<T>(parse: (value: unknown) => Parsed<T>) {
+/** A field with its own syntax: the check's problem becomes the zod issue's message. */
+function field<T>(check: (value: unknown) => Checked<T>) {
   return z.unknown().transform((value, ctx): T => {
-    const parsed = parse(value);
-    if (parsed.ok) return parsed.value;
-    ctx.addIssue({ code: 'custom', message: parsed.message });
+    const checked = check(value);
+    if (checked.ok) return checked.value;
+    ctx.addIssue({ code: 'custom', message: checked.problem });
     return z.NEVER;
   });
 }
@@ -55,19 +48,19 @@ export const safeName = z.string().regex(SAFE_NAME, {
 });
 
 export const serverSchema = section({
-  doublewrite: field(parseDoublewrite).optional(),
+  doublewrite: field(checkDoublewrite).optional(),
   flushMethod: z.enum(FLUSH_METHODS).optional(),
-  pageSize: field(parsePageSize).optional(),
-  bufferPool: field((v) => parseBytes(v, '64M', 2 * 1024 * 1024)).optional(),
-  redoSize: field((v) => parseBytes(v, '96M', 4 * 1024 * 1024)).optional(),
+  pageSize: field(checkPageSize).optional(),
+  bufferPool: field((v) => checkSize(v, 2 * 1024 * 1024, '64M')).optional(),
+  redoSize: field((v) => checkSize(v, 4 * 1024 * 1024, '96M')).optional(),
 });
 
 export const diskSchema = section({
-  atomic: field(parseAtomicUnit).optional(),
-  fs: z.enum(FILESYSTEMS).optional(),
-  trigger: field(parseTriggerField).optional(),
-  cacheBound: field((v) => parseBytes(v, '256M', 4096)).optional(),
-  size: field((v) => parseBytes(v, '1G', 16 * 1024 * 1024)).optional(),
+  atomic: field(checkAtomicUnit).optional(),
+  fs: z.enum(DATADIR_FILESYSTEMS).optional(),
+  trigger: field(checkCampaignTrigger).optional(),
+  cacheBound: field((v) => checkSize(v, 4096, '256M')).optional(),
+  size: field((v) => checkSize(v, 16 * 1024 * 1024, '1G')).optional(),
 });
 
 export const loadSchema = section({
@@ -76,7 +69,7 @@ export const loadSchema = section({
   tables: count(1000).optional(),
   rows: count(100_000_000).optional(),
   maxSeconds: z.number().positive().max(86_400).optional(),
-  mix: field(parseLoadMix).optional(),
+  mix: field(checkLoadMix).optional(),
 });
 
 /** The share of judged cycles that must exercise the scenario's claim (rig/results/exercise-claim.ts). */
@@ -87,7 +80,7 @@ export const exerciseSchema = section({
 /** What a scenario and the campaign's `defaults` may both set. */
 const scenarioFields = {
   cycles: count(100_000).optional(),
-  runtime: z.enum(['local', 'docker']).optional(),
+  runtime: z.enum(RUNTIMES).optional(),
   image: z.string().min(1).optional(),
   expect: z.enum(EXPECTATIONS).optional(),
   server: serverSchema.optional(),
@@ -111,7 +104,7 @@ export const campaignSchema = section({
   name: safeName,
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   defaults: defaultsSchema.optional(),
-  evidence: section({ maxBytes: field((v) => parseBytes(v, '2G', 1024 * 1024)) }).optional(),
+  evidence: section({ maxBytes: field((v) => checkSize(v, 1024 * 1024, '2G')) }).optional(),
   scenarios: z.array(z.unknown()).min(1, { error: 'no scenarios; add at least one under scenarios:' }),
 });
 

@@ -15,6 +15,12 @@ export interface Campaign {
   scenarios: PlannedScenario[];
 }
 
+/** A problem in a campaign file: where (a key path) and what to do about it (one line). */
+export interface CampaignProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
 /** One cycle of the flat, ordered list an unsharded run works through. */
 export interface PlannedCycle {
   id: string; // <scenario>-<cycle>, unique in the campaign, safe as a folder name

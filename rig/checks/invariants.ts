@@ -5,7 +5,7 @@
  *   secondary index k_1 holds as many entries as the table has rows;
  * - with a ledger: each client's history rows are exactly seqs 1..n where n is its ledger row's seq
  *   (the ledger row and the history row are written in the same transaction). That no ledger row
- *   runs ahead of its acknowledged commits is the ledger check's (ledger.ts `unexplained`).
+ *   is more than one commit ahead of its acknowledged ones is the ledger check's (ledger.ts).
  * Each broken invariant is one line; a query that fails throws, for the caller to judge.
  */
 import type { Connection } from 'mysql2/promise';

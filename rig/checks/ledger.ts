@@ -1,8 +1,12 @@
 /**
- * Ledger check after recovery: every commit the load saw acknowledged must be in rig_ledger. For
- * each client, an acknowledged max seq above the stored seq means that many commits are missing.
- * A stored seq one above the acknowledged one is fine (a commit that landed but whose OK the cut
- * swallowed); more than one above cannot happen and is reported as unexplained.
+ * Ledger check after recovery: every commit the load saw acknowledged must be in rig_ledger. A
+ * client commits one transaction at a time, and its ledger row holds its last committed seq:
+ * - stored below the acknowledged seq: that many acknowledged commits are missing;
+ * - stored one above: legal, the client's unacknowledged commit landed (the cut swallowed its OK);
+ * - stored two or more above: no client commits that way; such rows are returned in
+ *   `unexplained`, which the recovery checks report as a broken data invariant.
+ * A row of a client with no acknowledged commit is legal and not looked at (it joined the ledger
+ * just before the cut); the invariants still hold its history rows to its seq.
  */
 import type { Connection } from 'mysql2/promise';
 import { DEFAULT_SCHEMA, LEDGER_TABLE } from '../load/dataset.js';

@@ -2,9 +2,7 @@
 import { doublewriteMode } from '../results/doublewrite-mode.js';
 import { showMix } from '../load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
-import type { CycleRecord, Phase, WriteOrderCheck } from '../results/types.js';
-
-const PHASES: Phase[] = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'];
+import { PHASES, type CycleRecord, type WriteOrderCheck } from '../results/types.js';
 
 export function formatCycleSummary(r: CycleRecord): string {
   const s = r.settings;

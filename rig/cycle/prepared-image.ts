@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import { checkAborted } from '../interrupts.js';
 import { prepareDataset } from '../load/dataset.js';
@@ -16,8 +17,6 @@ import type { ServerRuntime } from '../runtime/types.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { datadirOn, makeRunDir } from './server-dirs.js';
 import { diskOptionsFor } from './disk-options.js';
-
-const START_TIMEOUT_MS = 120_000;
 
 export function preparedImageKey(settings: ScenarioSettings, serverVersion: string): string {
   const lifecycle = preparedTablesBasis(settings.load.mix, settings.load.connections);
@@ -48,7 +47,7 @@ async function buildPreparedImage(
     mkdirSync(spec.datadir, { recursive: true });
     await runtime.initialize(spec);
     checkAborted(signal);
-    const started = await runtime.start(spec, START_TIMEOUT_MS);
+    const started = await runtime.start(spec, SERVER_BOUNDS.startMs);
     if (!started.ready) {
       const last = started.errorLog.trim().split('\n').slice(-3).join(' | ');
       throw rigFailure(`the server did not start on a fresh datadir while preparing the dataset: ${last}`);

@@ -7,7 +7,10 @@
  * itself (its own SQL or access, a full disk, a rig cause in the message) is a rig failure.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkInvariants, checkLifecycle, checkTables, verifyLedger } from '../checks/index.js';
+import { checkInvariants } from '../checks/invariants.js';
+import { checkLifecycle } from '../checks/lifecycle.js';
+import { verifyLedger } from '../checks/ledger.js';
+import { checkTables } from '../checks/tables.js';
 import { rigFailure } from '../errors.js';
 import type { LoadResult } from '../load/index.js';
 import { isConnectionLost, isRigSqlError, isServerAnswer } from '../load/load-errors.js';

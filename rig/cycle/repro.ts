@@ -16,14 +16,14 @@ export function reproDir(cycleDir: string): string {
   return join(cycleDir, 'repro');
 }
 
-export function readCycleRecord(cycleDir: string): CycleRecord {
+export function loadCycleRecord(cycleDir: string): CycleRecord {
   const path = join(cycleDir, 'cycle.json');
   if (!existsSync(path)) throw badInput(`${cycleDir} holds no cycle.json; name a 'rig cycle --out' folder or a campaign's DIR/cycles/ID`);
   return JSON.parse(readFileSync(path, 'utf8')) as CycleRecord;
 }
 
 export async function rebuildAndServe(cycleDir: string): Promise<{ record: CycleRecord; disk: PowerFailDisk; sha256: string }> {
-  const record = readCycleRecord(cycleDir);
+  const record = loadCycleRecord(cycleDir);
   const cut = join(cycleDir, 'cut');
   for (const f of ['image.img', 'journal.bin', 'plan.json']) {
     if (!existsSync(join(cut, f))) throw badInput(`${cycleDir} kept no evidence (cut/${f} is missing): this cycle's crash image cannot be rebuilt`);

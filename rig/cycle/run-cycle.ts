@@ -7,11 +7,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contradicts } from '../results/expectation.js';
-import type { CycleRecord, Expectation, Phase, ScenarioSettings } from '../results/types.js';
+import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
+import type { CycleRecord, Expectation, Phase, RecoveryBounds, ScenarioSettings } from '../results/types.js';
 import { innodbArgs } from '../runtime/server-args.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
-import { cutSummary } from '../../faults/helper-status.js';
+import { diskCut } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord } from './cycle-record.js';
 import { PhaseTimer } from './phase-timer.js';
@@ -21,7 +22,7 @@ import { judgeRecovery } from './stages/judge.js';
 import { loadUntilFired } from './stages/load.js';
 import { materialize } from './stages/materialize.js';
 import { prepare } from './stages/prepare.js';
-import { DEFAULT_RECOVERY_BOUNDS, recoverServer, type RecoveryBounds } from './stages/recover.js';
+import { recoverServer } from './stages/recover.js';
 import { scanAfterRecovery } from './stages/scan-after.js';
 import { scanCrashImage } from './stages/scan.js';
 
@@ -54,10 +55,10 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const live = await timer.time('prepare', () => prepare({ ...input, cutDir }, cleanup));
     const fired = await timer.time('load', () => loadUntilFired(live, settings, input.seed, cleanup, signal));
     const cut = await timer.time('cut', () => cutPower(live, fired, cleanup));
-    record.cut = cutSummary(cut.status, cut.atMs);
+    record.cut = diskCut(cut.status, cut.atMs);
     record.throughput = cut.load.throughput;
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
-    const { crash, journal, order } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit));
+    const { crash, journal, order } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit, cut.status.cutPending));
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;
     const scanned = await timer.time('scanBefore', () =>

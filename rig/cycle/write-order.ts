@@ -19,7 +19,7 @@ import { mapRangeToPages, type ExtentMap } from '../pages/index.js';
 import { inDoublewriteArea, type DoublewriteArea } from '../pages/doublewrite-area.js';
 import { isPageFree } from '../pages/page-allocation.js';
 import { FIL_PAGE_LSN, readLsn } from '../pages/page-format.js';
-import { parseCheckpoint, REDO_HEADER_BYTES } from '../pages/redo-checkpoint.js';
+import { readCheckpointHeader, REDO_HEADER_BYTES } from '../pages/redo-checkpoint.js';
 import type { WriteOrderCheck, WriteOrderViolation } from '../results/types.js';
 import { describeDeviceOrder, REDO_LOG, withArrival } from './device-order.js';
 import { durableFileBytes } from './durable-bytes.js';
@@ -123,7 +123,7 @@ export async function checkCrashImageWriteOrder(
   order: readonly OrderEvent[] | null,
 ): Promise<WriteOrderCheck> {
   const header = await readHead(join(datadir, REDO_LOG), REDO_HEADER_BYTES);
-  const read = header ? parseCheckpoint(durableFileBytes(journal, map, REDO_LOG, 0, header)) : { checkpoint: null, why: `no ${REDO_LOG}` };
+  const read = header ? readCheckpointHeader(durableFileBytes(journal, map, REDO_LOG, 0, header)) : { checkpoint: null, why: `no ${REDO_LOG}` };
   const pageSizes = new Map(map.files.map((f) => [f.rel, f.pageSize] as const));
   const firstPages = new Map(map.files.map((f) => [f.rel, f.firstPage] as const));
   const checked = checkWriteOrder({

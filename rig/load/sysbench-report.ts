@@ -4,7 +4,7 @@ import type { ThroughputBucket } from './types.js';
 const REPORT = /^\[\s*(\d+(?:\.\d+)?)s\s*\]\s+thds:\s*\d+\s+tps:\s*([\d.]+)/;
 
 /** One bucket per report: the interval that ended at the reported second. */
-export function parseSysbenchReport(line: string, intervalMs: number): ThroughputBucket | null {
+export function readSysbenchReport(line: string, intervalMs: number): ThroughputBucket | null {
   const match = REPORT.exec(line.trim());
   if (!match) return null;
   const endMs = Math.round(Number(match[1]) * 1000);

@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { badInput, rigFailure } from '../errors.js';
 import { findExecutable } from '../runtime/find-server-binary.js';
 import { DEFAULT_SCHEMA } from './dataset.js';
-import { parseSysbenchReport, sysbenchFailure } from './sysbench-report.js';
+import { readSysbenchReport, sysbenchFailure } from './sysbench-report.js';
 import type { LoadHandle, LoadOptions, LoadResult, ThroughputBucket } from './types.js';
 
 export const SYSBENCH_NOTE = 'sysbench drove the load: it keeps no ledger of acknowledged commits, so lost commits were not checked';
@@ -47,7 +47,7 @@ export function runSysbenchLoad(options: LoadOptions): LoadHandle {
   });
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
-      const bucket = parseSysbenchReport(line, REPORT_MS);
+      const bucket = readSysbenchReport(line, REPORT_MS);
       if (bucket) buckets.push(bucket);
     }
   });

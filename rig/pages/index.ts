@@ -6,6 +6,5 @@ export { readDoublewrite } from './read-doublewrite.js';
 export type { DoublewriteCopy } from './doublewrite-copies.js';
 export { buildExtentMap, type ExtentMap, type MappedFile } from './extent-map.js';
 export { mapRangeToPages, type PageHit } from './map-range.js';
-export { ExtentMapCache } from './extent-map-cache.js';
 export { decodeFspFlags, type SpaceFormat } from './fsp-flags.js';
 export { readPageHeader, type PageHeader } from './page-format.js';

@@ -23,7 +23,7 @@ export interface Checkpoint {
 
 export type CheckpointRead = { checkpoint: Checkpoint } | { checkpoint: null; why: string };
 
-export function parseCheckpoint(header: Uint8Array): CheckpointRead {
+export function readCheckpointHeader(header: Uint8Array): CheckpointRead {
   if (header.length < REDO_HEADER_BYTES) return { checkpoint: null, why: 'the redo log is shorter than its header' };
   if (readU32(header, 0) !== FORMAT_PHYS) return { checkpoint: null, why: 'not a MariaDB 10.8+ redo log (no "Phys" format tag)' };
   let best: Checkpoint | null = null;
@@ -42,7 +42,7 @@ export async function readCheckpoint(datadir: string): Promise<CheckpointRead> {
   try {
     const header = Buffer.alloc(REDO_HEADER_BYTES);
     const { bytesRead } = await file.read(header, 0, REDO_HEADER_BYTES, 0);
-    return parseCheckpoint(header.subarray(0, bytesRead));
+    return readCheckpointHeader(header.subarray(0, bytesRead));
   } finally {
     await file.close();
   }

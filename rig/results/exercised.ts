@@ -7,7 +7,8 @@
  * all, and how many of them crossed an atomic-unit boundary (the helper's definition: a write no
  * longer than the unit that spans two units).
  */
-import type { Exercised, PendingWrite, TornPage } from './types.js';
+import type { PendingWrite } from '../../faults/crash-plan.js';
+import type { Exercised, TornPage } from './types.js';
 
 export function isInUse(p: TornPage): boolean {
   return !p.freedBefore && !p.freedAfter;

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, join, relative } from 'node:path';
 import { badInput } from '../errors.js';
-import type { LoadedResults } from './read-results.js';
+import type { LoadedResults } from './load-results.js';
 import { campaignOutcome, cyclesPerHour, summarizeScenarios } from './summarize.js';
 import type { CampaignResults, CycleRecord } from './types.js';
 

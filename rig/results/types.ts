@@ -1,9 +1,14 @@
 /**
  * The saved shape of a run: one CycleRecord per crash cycle (DIR/cycle.json for `rig cycle`),
- * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone.
+ * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone. What
+ * the disk itself records (filesystems, triggers, pending writes, its counters) is typed in faults/.
  */
 import type { FindingId } from '../findings/catalog.js';
 import type { LoadMix } from '../load/load-mix.js';
+import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
+import type { FsKind } from '../../faults/filesystems.js';
+import type { DiskCut } from '../../faults/helper-status.js';
+import type { TriggerSpec } from '../../faults/trigger.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -19,20 +24,20 @@ export type Verdict =
   | 'lost-commit'
   | 'rig-error';
 
-export type Expectation = 'recovers' | 'never-torn' | 'torn-reproduced';
+export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced'] as const;
+export type Expectation = (typeof EXPECTATIONS)[number];
 
-export type FsKind = 'ext4' | 'ext4-bigalloc16k' | 'xfs' | 'xfs-su16k' | 'xfs-bs16k' | 'none';
+/** The innodb_flush_method values a scenario may run (the server's unsafe nosync and littlesync are left out). */
+export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
+export type FlushMethod = (typeof FLUSH_METHODS)[number];
 
-export type TriggerSpec =
-  | { kind: 'armed'; pendingPageWrites: number }
-  | { kind: 'after-writes'; writes: number }
-  | { kind: 'at-time'; ms: number }
-  | { kind: 'manual' };
+/** The innodb_page_size values the server supports, in bytes. */
+export const PAGE_SIZES: readonly number[] = [4096, 8192, 16384, 32768, 65536];
 
 export interface ServerSettings {
   /** innodb_doublewrite: on, off, or 'fast' (MariaDB 11.x: like on, without syncing data files). */
   doublewrite: boolean | 'fast';
-  flushMethod: string; // innodb_flush_method, e.g. O_DIRECT, fsync
+  flushMethod: FlushMethod; // innodb_flush_method
   pageSize: number; // innodb_page_size in bytes
   bufferPool: string; // innodb_buffer_pool_size, e.g. 64M
   redoSize: string; // innodb_log_file_size, e.g. 96M
@@ -56,9 +61,12 @@ export interface LoadSettings {
   mix?: LoadMix;
 }
 
+/** Where the server runs: the host's own binary, or an image (rig/runtime/). */
+export const RUNTIMES = ['local', 'docker'] as const;
+
 export interface ScenarioSettings {
   name: string;
-  runtime: 'local' | 'docker';
+  runtime: (typeof RUNTIMES)[number];
   image?: string; // docker runtime only
   server: ServerSettings;
   disk: DiskSettings;
@@ -70,45 +78,15 @@ export interface ScenarioSettings {
   findings?: FindingId[];
 }
 
-export type Fate = 'landed' | 'dropped' | 'torn';
-
-/** One write that was pending (unflushed) at the cut, and what the plan made of it. */
-export interface PendingWrite {
-  seq: number;
-  offset: number; // device byte offset
-  length: number;
-  fate: Fate;
-  units: number; // atomic units the write covers
-  unitsLanded: number[]; // indexes (0-based, within this write) of the units that landed
-}
-
-/** Counters the power-fail disk kept from arming to the cut. */
-export interface DiskStats {
-  writes: number;
-  flushes: number;
-  bytesWritten: number;
-  pageWrites: number;
-  pageWritesMisaligned: number;
-  pageWritesStraddling: number; // page-size writes that crossed an atomic-unit boundary
-  writesBySize: Record<string, number>; // "512", "4096", ... ">1048576"
-  straddleOffsets?: number[]; // device offsets of the first straddling page writes (the helper keeps 64)
-}
-
 /** Where a page-size write went, by the crash image's extent map (rig/cycle/straddle-targets.ts). */
 export type WriteTarget = 'tablespace' | 'redo' | 'other' | 'filesystem';
 
 /** The straddling page writes by what they wrote; `unlisted`: past the helper's list of offsets. */
 export type StraddleTargets = Record<WriteTarget | 'unlisted', number>;
 
-export interface CutSummary {
-  reason: string; // armed, after-writes, at-time, manual
-  atMs: number; // since the load started
-  pending: number;
-  pendingPageWrites: number;
-  stats: DiskStats;
+/** The disk's account of the cut, and what its straddling page writes wrote. */
+export interface CutSummary extends DiskCut {
   straddled?: StraddleTargets; // set once the crash image's extent map is known
-  /** Device ranges of the doublewrite area the armed trigger looked past: it counted home writes only. */
-  copyRanges?: number;
 }
 
 export type Attribution = 'doublewrite' | 'redo' | 'unexplained';
@@ -251,9 +229,15 @@ export interface LogEvent {
 /** A stage of the recovery server's run: starting (until it answers), the checks, the shutdown. */
 export type ServerStage = 'start' | 'checks' | 'shutdown';
 
+/** How long the recovering server may take to answer after starting, and the checks to finish. */
+export interface RecoveryBounds {
+  startMs: number;
+  checksMs: number;
+}
+
 /** What the recovery server process did, as the rig saw it. */
 export interface RecoveryRun {
-  bounds: { startMs: number; checksMs: number };
+  bounds: RecoveryBounds;
   readyMs: number | null; // from start to the first answer; null when it never answered
   endedIn: ServerStage; // the stage in which the process ended
   timedOut: ServerStage | null; // the stage whose bound passed; the rig then killed the server
@@ -305,15 +289,9 @@ export interface WriteOrderCheck {
   device?: DeviceOrder; // what the disk's order log adds, when it kept one
 }
 
-export type Phase =
-  | 'prepare'
-  | 'load'
-  | 'cut'
-  | 'materialize'
-  | 'scanBefore'
-  | 'recover'
-  | 'scanAfter'
-  | 'judge';
+/** A cycle's stages, in the order they run (rig/cycle/run-cycle.ts). */
+export const PHASES = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'] as const;
+export type Phase = (typeof PHASES)[number];
 
 /** The lifecycle steps (churn, alter, partitions, partition-truncate, bulk) held against the recovered tables (rig/checks/lifecycle.ts). */
 export interface LifecycleSteps {

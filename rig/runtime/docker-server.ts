@@ -8,12 +8,11 @@ import type Dockerode from 'dockerode';
 import { open } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import { containerOutput, removeContainer } from './docker-container.js';
 import type { ServerExit, StartedServer } from './types.js';
 
-const KILL_WAIT_MS = 15_000;
-const SHUTDOWN_WAIT_S = 120;
 
 export interface DockerServerParts {
   container: Dockerode.Container;
@@ -103,23 +102,23 @@ export class DockerServer implements StartedServer {
 
   private async killAndRemove(): Promise<void> {
     this.signalKill();
-    let exit = await this.waitForExit(KILL_WAIT_MS);
+    let exit = await this.waitForExit(SERVER_BOUNDS.killMs);
     if (!exit) {
       await this.parts.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
-      exit = await this.waitForExit(KILL_WAIT_MS);
+      exit = await this.waitForExit(SERVER_BOUNDS.killMs);
     }
-    if (!exit) throw rigFailure(`server container did not die within ${(2 * KILL_WAIT_MS) / 1000} s of SIGKILL`);
+    if (!exit) throw rigFailure(`server container did not die within ${(2 * SERVER_BOUNDS.killMs) / 1000} s of SIGKILL`);
     await this.remove();
   }
 
   private async shutDownAndRemove(): Promise<void> {
     try {
-      await this.parts.container.stop({ t: SHUTDOWN_WAIT_S });
+      await this.parts.container.stop({ t: SERVER_BOUNDS.shutdownMs / 1000 });
     } catch (error) {
       const code = (error as { statusCode?: number }).statusCode;
       if (code !== 304 && code !== 404) throw rigFailure('server container did not stop', error); // 304: already stopped
     }
-    await this.waitForExit(KILL_WAIT_MS); // its exit status, before removal takes it
+    await this.waitForExit(SERVER_BOUNDS.killMs); // its exit status, before removal takes it
     await this.remove();
   }
 

@@ -9,6 +9,7 @@
 import type Dockerode from 'dockerode';
 import { chown, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import { parseServerVersion } from './find-server-binary.js';
 import { initializeArgs, serverArgs, validateServerSettings } from './server-args.js';
@@ -22,8 +23,6 @@ import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
 import { waitForReady } from './wait-for-ready.js';
 
 export { sweepContainers } from './docker-sweep.js';
-
-const INIT_TIMEOUT_MS = 180_000;
 
 export interface DockerRuntimeOptions {
   docker: Dockerode;
@@ -81,14 +80,14 @@ export class DockerRuntime implements ServerRuntime {
     const owner = await stat(spec.datadir);
     const args = asOwner(initializeArgs(CONTAINER_DATADIR, spec.settings, await this.identity()), owner.uid);
     const plan = { image: image.image, runId: this.runId, role: 'install' as const, command: [image.installer, ...args], user: `${owner.uid}:${owner.gid}`, datadir: spec.datadir };
-    const run = await runToCompletion(this.options.docker, plan, INIT_TIMEOUT_MS, spec.signal);
+    const run = await runToCompletion(this.options.docker, plan, SERVER_BOUNDS.initializeMs, spec.signal);
     if (run.exitCode === 0) return;
     const cause = findRigCause(run.output);
     if (cause?.reason === 'permission denied' || cause?.reason === 'read-only file system') {
       throw rigFailure(`datadir ${spec.datadir} is not writable by uid ${owner.uid} in the container (${cause.line}): make it writable by its owner`);
     }
     const tail = run.output.trim().split('\n').slice(-5).join(' | ');
-    const why = run.exitCode === null ? `did not finish in ${INIT_TIMEOUT_MS / 1000} s` : `exit ${run.exitCode}`;
+    const why = run.exitCode === null ? `did not finish in ${SERVER_BOUNDS.initializeMs / 1000} s` : `exit ${run.exitCode}`;
     throw rigFailure(`initialising datadir ${spec.datadir} in ${image.image} failed (${why}): ${tail}`);
   }
 

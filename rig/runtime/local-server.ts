@@ -6,14 +6,13 @@ import { open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResultPromise } from 'execa';
+import { SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import type { ServerExit, StartedServer } from './types.js';
 import { closeQuietly, connectToServer } from './connect.js';
 
 export const SERVER_PID_FILE = 'server.pid';
-const KILL_WAIT_MS = 15_000;
-const SHUTDOWN_WAIT_MS = 60_000;
-const TERM_WAIT_MS = 20_000;
+const TERM_WAIT_MS = 20_000; // after SIGTERM, once SHUTDOWN did not end the server within its bound
 
 export interface LocalServerProcess {
   child: ResultPromise;
@@ -91,10 +90,10 @@ export class LocalServer implements StartedServer {
 
   async kill(): Promise<void> {
     this.signalKill();
-    const exit = await this.waitForExit(KILL_WAIT_MS);
+    const exit = await this.waitForExit(SERVER_BOUNDS.killMs);
     if (!exit) {
       throw rigFailure(
-        `server pid ${this.pid} was sent SIGKILL but had not exited after ${KILL_WAIT_MS / 1000} s ` +
+        `server pid ${this.pid} was sent SIGKILL but had not exited after ${SERVER_BOUNDS.killMs / 1000} s ` +
           '(blocked in I/O the disk still holds?)',
       );
     }
@@ -108,7 +107,7 @@ export class LocalServer implements StartedServer {
   private async shutDown(): Promise<void> {
     if (this.exitSeen) return;
     await this.requestShutdown();
-    if (await this.waitForExit(SHUTDOWN_WAIT_MS)) return;
+    if (await this.waitForExit(SERVER_BOUNDS.shutdownMs)) return;
     sendSignal(this.pid, 'SIGTERM');
     if (await this.waitForExit(TERM_WAIT_MS)) return;
     await this.kill();

@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { DATADIR_SLACK_BYTES, SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import { readSize } from '../../faults/sizes.js';
 import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
@@ -28,7 +29,6 @@ export { sweepLocalServer } from './sweep-local-server.js';
 export { connectToServer, closeQuietly, type ServerEndpoint } from './connect.js';
 export { MAX_SOCKET_PATH_BYTES } from './preflight.js';
 
-const INIT_TIMEOUT_MS = 180_000;
 const MIN_FREE_TO_START = 16 * 1048576;
 
 /** Where the runtime puts a server's files in its run directory. */
@@ -63,13 +63,13 @@ export class LocalRuntime implements ServerRuntime {
     await checkWritableDir(spec.datadir, 'datadir');
     const entries = (await readdir(spec.datadir)).filter((name) => name !== 'lost+found');
     if (entries.length > 0) throw rigFailure(`datadir ${spec.datadir} is not empty: initialize needs an empty one`);
-    await checkFreeSpace(spec.datadir, (readSize(spec.settings.redoSize) ?? 0) + 64 * 1048576, 'datadir');
+    await checkFreeSpace(spec.datadir, (readSize(spec.settings.redoSize) ?? 0) + DATADIR_SLACK_BYTES, 'datadir');
     const tool = binary.flavor === 'mariadb' ? binary.installDb : binary.path;
     if (!tool) throw rigFailure('mariadb-install-db was not found: install mariadb-server (make apt)');
     const result = await execa(tool, initializeArgs(spec.datadir, spec.settings, binary), {
       reject: false,
       all: true,
-      timeout: INIT_TIMEOUT_MS,
+      timeout: SERVER_BOUNDS.initializeMs,
       cancelSignal: spec.signal,
     });
     if (result.failed) {

@@ -3,12 +3,10 @@
  * settings of the scenario plus those that keep a crash test honest (every commit flushed). The
  * settings map to the options the server in use accepts (rig/runtime/server-identity.ts).
  */
-import type { ServerSettings } from '../results/types.js';
+import { FLUSH_METHODS, PAGE_SIZES, type ServerSettings } from '../results/types.js';
 import { badInput } from '../errors.js';
 import { hasDoublewriteFast, type ServerIdentity } from './server-identity.js';
 
-export const PAGE_SIZES = [4096, 8192, 16384, 32768, 65536];
-const FLUSH_METHODS = ['fsync', 'o_dsync', 'littlesync', 'nosync', 'o_direct', 'o_direct_no_fsync'];
 const SIZE = /^\d+[kmg]?$/i;
 
 export interface ServerLayout {
@@ -23,7 +21,7 @@ export function validateServerSettings(settings: ServerSettings): void {
   if (!PAGE_SIZES.includes(settings.pageSize)) {
     throw badInput(`page size ${settings.pageSize} is not one of ${PAGE_SIZES.join(', ')} bytes`);
   }
-  if (!FLUSH_METHODS.includes(settings.flushMethod.toLowerCase())) {
+  if (!FLUSH_METHODS.includes(settings.flushMethod)) {
     throw badInput(`flush method ${settings.flushMethod} is not one of ${FLUSH_METHODS.join(', ')}`);
   }
   for (const [name, value] of [['buffer pool', settings.bufferPool], ['redo size', settings.redoSize]]) {

@@ -3,7 +3,7 @@
  * on a datadir that lives on the power-fail disk. `local` runs the host's mariadbd/mysqld;
  * `docker` runs a server image.
  */
-import type { ServerSettings } from '../results/types.js';
+import type { ScenarioSettings, ServerSettings } from '../results/types.js';
 
 export interface ServerSpec {
   datadir: string; // on the disk's mount; the runtime never creates it outside
@@ -48,7 +48,7 @@ export type StartOutcome =
     };
 
 export interface ServerRuntime {
-  readonly name: 'local' | 'docker';
+  readonly name: ScenarioSettings['runtime'];
   /** Server name and version, e.g. "mariadbd 10.11.14-MariaDB". */
   describe(): Promise<{ server: string; version: string }>;
   /** Creates the system tables in an empty datadir. */

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RigError } from '../../rig/errors.js';
 import { loadCampaign, parseCampaign } from '../../rig/campaign/load-campaign.js';
+import { FILESYSTEMS } from '../../faults/filesystems.js';
+import { showSize } from '../../faults/sizes.js';
 
 const FILE = 'campaigns/x.yml';
 
@@ -43,14 +45,16 @@ const rejected: [string, string, string][] = [
   ['redo log below the server minimum', oneScenario('server: {redoSize: 1M}'), 'scenarios[0].server.redoSize: 1M is too small; use 4M or more'],
   ['flush method the server lacks', oneScenario('server: {flushMethod: O_SYNC}'), "scenarios[0].server.flushMethod: 'O_SYNC' is not allowed here; use O_DIRECT, O_DIRECT_NO_FSYNC, fsync or O_DSYNC"],
   ['doublewrite neither on, off nor fast', oneScenario('server: {doublewrite: maybe}'), "scenarios[0].server.doublewrite: 'maybe' is not on, off or fast; use on, off or fast (fast: MariaDB 11.x only)"],
-  ['filesystem the rig lacks', oneScenario('disk: {fs: btrfs}'), "scenarios[0].disk.fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-su16k or xfs-bs16k"],
+  ['filesystem the rig lacks', oneScenario('disk: {fs: btrfs}'), "scenarios[0].disk.fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-extsize16k, xfs-su16k or xfs-bs16k"],
   ['manual trigger', oneScenario('disk: {trigger: manual}'), "scenarios[0].disk.trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16'"],
   ['trigger the disk lacks', oneScenario('disk: {trigger: random}'), "scenarios[0].disk.trigger: 'random' is not a trigger the disk has; use 'armed 16', 'after-writes N' or 'at-time 5s'"],
   ['armed with no count', oneScenario("disk: {trigger: 'armed 0'}"), "scenarios[0].disk.trigger: 'armed 0' needs a count of 1 or more"],
   ['at-time without a unit', oneScenario("disk: {trigger: 'at-time 5'}"), "scenarios[0].disk.trigger: 'at-time 5' needs a time above zero"],
   ['at-time after the load gives up', oneScenario("disk: {trigger: 'at-time 200s'}\nload: {maxSeconds: 60}"), "scenarios[0].disk.trigger: 'at-time 200000ms' fires after the load gives up (load.maxSeconds: 60)"],
   ['cache bound smaller than the armed count needs', oneScenario("disk: {trigger: 'armed 16', cacheBound: 64k}"), 'scenarios[0].disk.cacheBound: 64k cannot hold the pending page writes'],
-  ['xfs on a disk mkfs.xfs refuses', oneScenario('disk: {fs: xfs, size: 256M}'), 'scenarios[0].disk.size: 256M is below the 300M mkfs.xfs accepts; use 300M or more'],
+  ['xfs on a disk mkfs.xfs refuses', oneScenario('disk: {fs: xfs, size: 299M}'), 'campaigns/x.yml: scenarios[0].disk.size: 299M is too small for xfs; use 300M or more'],
+  ['xfs with a stripe unit on the default disk', oneScenario('disk: {fs: xfs-su16k}'), 'campaigns/x.yml: scenarios[0].disk.size: 512M is too small for xfs-su16k; use 513M or more'],
+  ['a disk size the disk cannot serve', oneScenario('disk: {size: 200001k}'), 'campaigns/x.yml: scenarios[0].disk.size: 204801024 is not a multiple of 64k; round it up to 200064k'],
   ['disk smaller than the redo log', oneScenario('disk: {size: 64M}\nserver: {redoSize: 96M}'), 'scenarios[0].disk.size: 64M cannot hold the 96M redo log'],
   ['exercise share above one', oneScenario('exercise: {minShare: 50}'), 'scenarios[0].exercise.minShare: minShare is a share of cycles, from 0 to 1 (e.g. 0.5 for half)'],
   ['exercise with an unknown key', oneScenario('exercise: {share: 0.5}'), 'scenarios[0].exercise'],
@@ -104,6 +108,18 @@ for (const [what, text, expected] of rejected) {
     t.ok(error.message.includes(expected), `says "${expected}"; got: ${error.message}`);
   });
 }
+
+// Where the filesystem's own minimum is above what the datadir needs (ext4's is not), a campaign
+// accepts exactly the sizes the disk makes that filesystem on: one minimum, read by both.
+t.test('a campaign takes exactly the disk sizes the disk makes each xfs on', async (t) => {
+  for (const fs of ['xfs', 'xfs-su16k', 'xfs-bs16k'] as const) {
+    const min = FILESYSTEMS[fs].minBytes;
+    const at = (bytes: number) => oneScenario(`disk: {fs: ${fs}, size: ${bytes}}\nserver: {redoSize: 4M}`);
+    t.equal(parseCampaign(at(min), FILE).scenarios[0]!.settings.disk.sizeBytes, min, `${fs} on ${min} bytes`);
+    const below = showSize(min - 65536);
+    t.equal(rejection(at(min - 65536)).message, `${FILE}: scenarios[0].disk.size: ${below} is too small for ${fs}; use ${showSize(min)} or more`);
+  }
+});
 
 t.test('a missing file is bad input naming the path', async (t) => {
   await t.rejects(loadCampaign('/nonexistent/campaign.yml'), { code: 'bad-input', message: /\/nonexistent\/campaign.yml: cannot read the campaign file \(ENOENT\)/ });

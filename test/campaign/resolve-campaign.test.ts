@@ -1,6 +1,6 @@
 import t from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { deriveCycleSeed } from '../../rig/campaign/seeds.js';
 
 const parse = (text: string, overrides = {}) => parseCampaign(text, 'c.yml', overrides);
@@ -90,7 +90,7 @@ t.test('a matrix expands into named scenarios, first key slowest, each resolved 
 scenarios:
   - name: first
   - name: dw
-    disk: {atomic: 16k}
+    disk: {atomic: 16k, size: 1G}
     matrix: {disk.fs: [ext4, xfs-su16k], server.doublewrite: [on, off]}
   - name: flush
     matrix: {server.flushMethod: [O_DIRECT, O_DIRECT_NO_FSYNC], server.pageSize: [16k, 64k], server.bufferPool: [64M]}

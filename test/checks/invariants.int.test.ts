@@ -4,7 +4,7 @@
  * history are each reported, one line each.
  */
 import t from 'tap';
-import { checkInvariants } from '../../rig/checks/index.js';
+import { checkInvariants } from '../../rig/checks/invariants.js';
 import { createRng } from '../../faults/prng.js';
 import { prepareDataset } from '../../rig/load/dataset.js';
 import { writeTransaction } from '../../rig/load/write-transaction.js';

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkTables } from '../../rig/checks/index.js';
+import { checkTables } from '../../rig/checks/tables.js';
 import { closeQuietly, connectToServer } from '../../rig/runtime/local.js';
 import { initializedSpec, startServer } from '../fixtures/local-server.js';
 

@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
-import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import type { CycleRecord, FlushMethod, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-cycle-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 
-function scenario(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs'], flushMethod = 'O_DIRECT'): ScenarioSettings {
-  const server = { doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
+function scenario(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs'], flushMethod: FlushMethod = 'O_DIRECT'): ScenarioSettings {
+  const server: ServerSettings = { doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
   const disk = { atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
     name,

@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { datadirOn } from '../../rig/cycle/server-dirs.js';
 import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
-import type { CycleRecord, ScenarioSettings, TornPage } from '../../rig/results/types.js';
+import type { CycleRecord, ScenarioSettings, ServerSettings, TornPage } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { rejudge, type Tamper } from '../fixtures/rejudge.js';
 
@@ -29,7 +29,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 const PS = 16384;
 
-const server = { doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
+const server: ServerSettings = { doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
 const disk = { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
 const settings: ScenarioSettings = {
   name: 'oracle-faults', runtime: 'local', server, disk,
@@ -117,7 +117,7 @@ t.test('the oracle agrees with the server on copies and on what restored means',
 /** The page as it was durable before the cut: the crash image with every pending write dropped. */
 async function durableVersion(baseDir: string, page: TornPage): Promise<Buffer> {
   const cut = join(baseDir, 'cut');
-  const journal = readJournal(join(cut, 'journal.bin'));
+  const journal = loadJournal(join(cut, 'journal.bin'));
   const plan = JSON.parse(readFileSync(join(cut, 'plan.json'), 'utf8')) as CrashPlan;
   const dropped: CrashPlan = { ...plan, writes: plan.writes.map((w) => ({ ...w, fate: 'dropped', unitsLanded: [] })) };
   const dir = join(work, 'durable');

@@ -11,7 +11,7 @@ import { createRng } from '../../faults/prng.js';
 import { derivePageTruth } from '../../rig/cycle/page-truth.js';
 import type { ExtentMap, MappedFile } from '../../rig/pages/extent-map.js';
 import { verifyPage } from '../../rig/pages/verify-page.js';
-import type { Fate, PendingWrite } from '../../rig/results/types.js';
+import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
 import { loadPage, stampPage, writeU32 } from '../fixtures/pages/fixture-pages.js';
 
 const PS = 16384;

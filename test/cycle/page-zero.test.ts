@@ -3,7 +3,7 @@ import { pageZeroWrites } from '../../rig/cycle/page-zero.js';
 import type { PageTruth } from '../../rig/cycle/page-truth.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../rig/results/page-zero.js';
 import { summarizeScenario } from '../../rig/results/summarize.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { cycleRecord } from '../fixtures/cycle-record.js';
 
 const truth = (file: string, page: number, writes: number, cls: PageTruth['class']): PageTruth => ({

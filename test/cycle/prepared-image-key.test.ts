@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { preparedImageKey } from '../../rig/cycle/prepared-image.js';
 import type { LoadSettings, ScenarioSettings } from '../../rig/results/types.js';
 

@@ -13,8 +13,7 @@ import { execa } from 'execa';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { contradicts } from '../../rig/results/expectation.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
-import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
-import type { RecoveryBounds } from '../../rig/cycle/stages/recover.js';
+import type { CycleRecord, RecoveryBounds, ScenarioSettings } from '../../rig/results/types.js';
 import { FaultyRuntime, type Fault } from '../fixtures/faulty-runtime.js';
 import { rejudge } from '../fixtures/rejudge.js';
 

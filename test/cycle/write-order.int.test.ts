@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
-import { readJournal, type JournalEntry } from '../../faults/journal.js';
+import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
@@ -30,7 +30,7 @@ import { checkCrashImageWriteOrder } from '../../rig/cycle/write-order.js';
 import { buildExtentMap, mapRangeToPages, scanDatadir } from '../../rig/pages/index.js';
 import { readLsn } from '../../rig/pages/page-format.js';
 import { readPageSync } from '../../rig/pages/read-page.js';
-import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import type { CycleRecord, FlushMethod, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-write-order-test-'));
@@ -40,7 +40,7 @@ const runtime = createLocalRuntime();
 const NEGATIVE_CYCLES = 3;
 const NO_FSYNC_CYCLES = 2;
 
-function scenario(name: string, flushMethod: string, doublewrite: boolean, maxSeconds: number): ScenarioSettings {
+function scenario(name: string, flushMethod: FlushMethod, doublewrite: boolean, maxSeconds: number): ScenarioSettings {
   const server = { doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
   const disk = { atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
@@ -100,7 +100,7 @@ t.test('positive control on a real crash image: a covered page version delivered
   const disk = await startDisk(diskOptionsFor(source.settings, join(out, 'disk'), { adoptImage: image }));
   t.teardown(() => disk.down());
   const datadir = datadirOn(disk.target);
-  const journal = readJournal(join(cut, 'journal.bin'));
+  const journal = loadJournal(join(cut, 'journal.bin'));
   const [map, scan] = await Promise.all([buildExtentMap(disk.target, DATADIR_NAME), scanDatadir(datadir)]);
   const before = await checkCrashImageWriteOrder(datadir, journal, map, scan.doublewriteArea, null);
   t.equal(before.violationCount, 0, 'the real journal is in order');

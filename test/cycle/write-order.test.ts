@@ -11,7 +11,7 @@ import { durableFileBytes } from '../../rig/cycle/durable-bytes.js';
 import { checkWriteOrder, type WriteOrderInput } from '../../rig/cycle/write-order.js';
 import { crc32c } from '../../rig/pages/crc32c.js';
 import type { ExtentMap, MappedFile } from '../../rig/pages/extent-map.js';
-import { parseCheckpoint } from '../../rig/pages/redo-checkpoint.js';
+import { readCheckpointHeader } from '../../rig/pages/redo-checkpoint.js';
 
 const PS = 16384;
 const PAGES = 8;
@@ -139,9 +139,9 @@ t.test('the durable checkpoint: pending writes over the header are undone, the f
     { seq: 1, offset: LOG_AT + 8192, length: 512, old: durable.subarray(8192, 8704), new: first.subarray(8192, 8704) },
     { seq: 2, offset: LOG_AT + 8192, length: 512, old: first.subarray(8192, 8704), new: second.subarray(8192, 8704) },
   ];
-  t.match(parseCheckpoint(second), { checkpoint: { lsn: 700, block: 8192 } }, 'the crash image, had both landed');
+  t.match(readCheckpointHeader(second), { checkpoint: { lsn: 700, block: 8192 } }, 'the crash image, had both landed');
   const back = durableFileBytes(journal, device(), './ib_logfile0', 0, second);
-  t.match(parseCheckpoint(back), { checkpoint: { lsn: 500, block: 4096 } });
+  t.match(readCheckpointHeader(back), { checkpoint: { lsn: 500, block: 4096 } });
   t.same(durableFileBytes(journal, device(), './nope', 0, second), second, 'a file the map lacks is as given');
 });
 
@@ -199,7 +199,7 @@ function simulate(seed: number, late: boolean) {
       lastCheckpoint = op.lsn;
     }
   });
-  const durable = parseCheckpoint(durableFileBytes(journal, device(), './ib_logfile0', 0, image.subarray(LOG_AT, LOG_AT + 12288)));
+  const durable = readCheckpointHeader(durableFileBytes(journal, device(), './ib_logfile0', 0, image.subarray(LOG_AT, LOG_AT + 12288)));
   const lateWrite = journal.find((e) => e.offset >= SPACE_AT && Number(e.new.readBigUInt64BE(16)) < durableCheckpoint);
   return { journal, durable, durableCheckpoint, late: lateWrite ? { pageNo: (lateWrite.offset - SPACE_AT) / PS, lsn: Number(lateWrite.new.readBigUInt64BE(16)) } : null };
 }

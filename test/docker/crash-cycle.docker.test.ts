@@ -11,7 +11,7 @@ import { buildImages } from '../../rig/docker/build-images.js';
 import { defaultWorkDir, dockerPaths } from '../../rig/docker/paths.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
-import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ServerRuntime } from '../../rig/runtime/types.js';
@@ -38,7 +38,7 @@ if (engine) {
   ];
 
   async function dockerCycle(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs']): Promise<{ dir: string; settings: ScenarioSettings; record: CycleRecord }> {
-    const server = { doublewrite, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
+    const server: ServerSettings = { doublewrite, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
     const disk = { atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
     const settings: ScenarioSettings = {
       name: `docker-${name}`, runtime: 'docker', image, server, disk,

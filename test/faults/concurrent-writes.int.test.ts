@@ -2,7 +2,8 @@
  * The journal under concurrent writes (fio, 16 KiB random writes at queue depth 16, through the
  * real loop device): rolling every pending write back must give exactly the device as it stood at
  * the last flush, and landing every one must give the device as it stood at the cut, with many
- * pending writes overlapping earlier ones.
+ * pending writes overlapping earlier ones. A cut among writes under way is answered (to `cut` and
+ * to a `wait-cut` already waiting) only once those writes are journaled and the journal written.
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { makePlan } from '../../faults/crash-plan.js';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 
@@ -39,7 +40,7 @@ t.test('concurrent writes roll back and land exactly', async (t) => {
   }
   const dir = mkdtempSync(join(tmpdir(), 'rig-concurrent-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   await execa('fio', fio(disk.target, 1));
   await execa('xfs_io', ['-c', 'fsync', disk.target]); // the flush: round 1 is durable
@@ -52,7 +53,7 @@ t.test('concurrent writes roll back and land exactly', async (t) => {
   const status = await disk.cut();
   t.ok(status.cutPending >= 256, `hundreds of writes were pending at the cut (${status.cutPending})`);
   await disk.down();
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   const overlapping = journal.filter((e, i) => journal.slice(0, i).some((p) => p.offset < e.offset + e.length && e.offset < p.offset + p.length)).length;
   t.ok(overlapping > 0, `some pending writes overlap earlier ones (${overlapping})`);
   for (const [name, policy, want] of [
@@ -64,3 +65,27 @@ t.test('concurrent writes roll back and land exactly', async (t) => {
     t.equal(sha(readFileSync(out).subarray(0, REGION)), want, `${name}: the device as it stood ${policy.land ? 'at the cut' : 'at the last flush'}`);
   }
 });
+
+t.test('a cut among writes under way: both replies count exactly what the journal holds', async (t) => {
+  if ((await execa('sh', ['-c', 'command -v fio'], { reject: false })).exitCode !== 0) {
+    t.plan(0, 'fio is not installed (make test installs it)');
+    return;
+  }
+  for (let round = 1; round <= 5; round++) {
+    const dir = mkdtempSync(join(tmpdir(), 'rig-concurrent-cut-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, trigger: { kind: 'manual' } });
+    t.teardown(() => disk.down());
+    const writing = execa('fio', [...fio(disk.target, round), '--io_size=64M'], { reject: false });
+    const waiting = disk.waitCut(30_000);
+    while ((await disk.status()).pending < 64) await new Promise((r) => setTimeout(r, 5));
+    const cut = await disk.cut();
+    const waited = await waiting;
+    await disk.release();
+    await writing;
+    await disk.down();
+    const held = loadJournal(join(dir, 'journal.bin')).length;
+    t.same([cut.cutPending, waited?.cutPending], [held, held], `round ${round}: ${held} writes in the journal`);
+  }
+});
+

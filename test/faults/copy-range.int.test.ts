@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 
 const PAGE = 16384;
@@ -19,7 +19,7 @@ const flush = ['-c', 'fsync'];
 t.test('armed counts home writes whose copy is durable, and nothing else', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
   t.teardown(() => disk.down());
   await disk.addCopyRange(0, 4 * PAGE);
   await disk.arm({ kind: 'armed', pendingPageWrites: 2 });
@@ -35,14 +35,14 @@ t.test('armed counts home writes whose copy is durable, and nothing else', async
   t.equal(status?.copyRanges, 1);
   await disk.down();
   await writer;
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   t.same(journal.map((e) => [e.offset, e.new[0]]), [[2 * MiB, 0xaa], [2 * MiB + PAGE, 0xbb]], 'it fired at the flush of the home writes, not before');
 });
 
 t.test('once the copy ranges are forgotten, armed counts every page write again', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
   t.teardown(() => disk.down());
   await disk.addCopyRange(0, 4 * PAGE);
   await disk.clearCopyRanges();
@@ -53,5 +53,5 @@ t.test('once the copy ranges are forgotten, armed counts every page write again'
   t.ok(status, 'two page writes with no copy behind them fired the cut');
   await disk.down();
   await writer;
-  t.same(readJournal(join(dir, 'journal.bin')).map((e) => e.offset), [MiB, MiB + PAGE]);
+  t.same(loadJournal(join(dir, 'journal.bin')).map((e) => e.offset), [MiB, MiB + PAGE]);
 });

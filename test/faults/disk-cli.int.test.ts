@@ -56,8 +56,8 @@ t.test('bad input: one line on stderr, exit 2, nothing left behind', async (t) =
     symlinkSync(stdout.trim(), join(bin, tool));
   }
   const cases: { name: string; args: string[]; env?: Record<string, string>; says: RegExp }[] = [
-    { name: 'unknown atomic size', args: ['--atomic', '12k'], says: /--atomic: '12k' is not an atomic write size/ },
-    { name: 'size too small for the filesystem', args: ['--fs', 'xfs', '--size', '64M'], says: /too small for xfs; use at least 320M/ },
+    { name: 'unknown atomic size', args: ['--atomic', '12k'], says: /^rig: --atomic: 12k is not a power of two; use 512, 4k, 8k, 16k, 32k or 64k$/ },
+    { name: 'size too small for the filesystem', args: ['--fs', 'xfs', '--size', '64M'], says: /^rig: --size: 64M is too small for xfs; use 300M or more$/ },
     // stands in for a host without FUSE: preflight looks for the device node named here
     { name: 'no /dev/fuse', args: [], env: { RIG_DEV_FUSE: '/nonexistent' }, says: /\/nonexistent does not exist/ },
     { name: 'missing mkfs tool', args: ['--fs', 'xfs', '--size', '320M'], env: { PATH: bin }, says: /mkfs\.xfs is not installed.*apt-get install xfsprogs/ },
@@ -85,7 +85,7 @@ t.test('bad input: a --dir already in use', async (t) => {
   t.equal(before.length, 4, 'the first disk is up: 2 mounts, a loop device, a helper');
   const second = await rig(['disk', 'up', '--dir', dir, '--size', '128M'], env);
   t.equal(second.exitCode, 2);
-  t.match(String(second.stderr).trim(), /^rig: --dir \S+ is already in use by a power-fail disk; run 'rig disk down/);
+  t.match(String(second.stderr).trim(), /^rig: --dir: \S+ is already in use by a power-fail disk; take that disk down first, or use another folder$/);
   t.equal(String(second.stderr).trim().split('\n').length, 1, 'one line');
   t.same(leftoversUnder(dir), before, 'the first disk untouched, nothing added');
   const down = await rig(['disk', 'down', '--dir', dir], env);

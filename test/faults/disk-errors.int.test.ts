@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildCrashImage } from '../../faults/crash-image.js';
 import { makePlan } from '../../faults/crash-plan.js';
-import { readJournal } from '../../faults/journal.js';
+import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
-import { RigError } from '../../rig/errors.js';
+import { DiskError } from '../../faults/disk-error.js';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/disk-cli.js';
 
 const MiB = 1 << 20;
@@ -23,7 +23,7 @@ const MiB = 1 << 20;
 async function rawDisk(t: Test): Promise<{ dir: string; disk: PowerFailDisk }> {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 * MiB, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   return { dir, disk };
 }
@@ -58,7 +58,7 @@ for (const c of dumpFailures) {
     await writePending(disk.target);
     await c.breakDump(dir, disk);
     const cut = await disk.cut().then(() => null, (e: unknown) => e);
-    t.ok(cut instanceof RigError && cut.code === 'rig-failure', 'the cut is a rig failure');
+    t.ok(cut instanceof DiskError && cut.code === 'rig-failure', 'the cut is a rig failure');
     t.match((cut as Error).message, c.says);
     const again = await disk.cutStatus().then(() => null, (e: unknown) => e);
     t.match((again as Error | null)?.message, c.says, 'asking for the cut again gives the same error');
@@ -91,7 +91,7 @@ t.test('a trigger whose dump failed: wait-cut is an error, rig disk down exits 3
 t.test('a big journal: status answers while it is dumped, the cut once it is written', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, journalMaxBytes: 512 * MiB, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 512 * MiB, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   await execa('dd', ['if=/dev/urandom', `of=${disk.target}`, 'bs=1M', 'count=96', 'oflag=direct', 'status=none']);
   const started = Date.now();
@@ -104,7 +104,7 @@ t.test('a big journal: status answers while it is dumped, the cut once it is wri
   const bytes = statSync(join(dir, 'journal.bin')).size;
   t.ok(answeredWhileDumping > 0, `status answered ${answeredWhileDumping} times during the dump (${bytes >> 20} MiB in ${ms} ms)`);
   t.notOk(status.dumping, 'the cut answers once the dump is done');
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   t.equal(journal.length, status.cutPending, 'the journal holds every write pending at the cut');
   t.equal(journal.reduce((n, e) => n + e.length, 0), 96 * MiB, 'and all 96 MiB of them');
 });
@@ -118,7 +118,7 @@ t.test('a write the image takes only in part fails, and nothing of it stays in t
   const status = await disk.cut();
   t.equal(status.broken, '', 'the failed write was undone, so the disk is not broken');
   await disk.down();
-  const journal = readJournal(join(dir, 'journal.bin'));
+  const journal = loadJournal(join(dir, 'journal.bin'));
   t.equal(journal.reduce((n, e) => n + e.length, 0), 2 * MiB, 'the journal holds the 2 MiB written before 8 MiB, and only those');
   t.ok(journal.every((e) => e.offset + e.length <= 8 * MiB), 'no failed write is journaled');
   const image = readFileSync(join(dir, 'image.img'));

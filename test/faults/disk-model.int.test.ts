@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { makePlan, unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
-import { readJournal, type JournalEntry } from '../../faults/journal.js';
+import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
-import type { TriggerSpec } from '../../rig/results/types.js';
+import type { TriggerSpec } from '../../faults/trigger.js';
 import { makeProgram, splitAtCut, xfsIoArgs, type ProgramWrite, type Step } from '../fixtures/write-program.js';
 
 const SECTOR = 512;
@@ -82,7 +82,7 @@ async function runProgram(t: Test, run: Run): Promise<{ steps: Step[]; journal: 
   const dir = mkdtempSync(join(tmpdir(), 'rig-model-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const trigger: TriggerSpec = run.cutAfter ? { kind: 'after-writes', writes: run.cutAfter } : { kind: 'manual' };
-  const disk = await startDisk({ dir, sizeBytes: 4 << 20, fs: 'none', atomicUnit: run.unit, trigger });
+  const disk = await startDisk({ dir, sizeBytes: 4 << 20, fs: 'none', atomicUnit: run.unit, pageSize: 16384, journalMaxBytes: 256 << 20, trigger });
   t.teardown(() => disk.down());
   const steps = makeProgram({ seed: run.seed, writes: 200, regionBytes: 1 << 20, flushChance: 0.08, mix: run.mix });
   const writer = execa('xfs_io', xfsIoArgs(steps, disk.target), { reject: false });
@@ -95,7 +95,7 @@ async function runProgram(t: Test, run: Run): Promise<{ steps: Step[]; journal: 
   }
   await disk.down();
   await writer;
-  return { steps, journal: readJournal(join(dir, 'journal.bin')), dir };
+  return { steps, journal: loadJournal(join(dir, 'journal.bin')), dir };
 }
 
 for (const run of runs) {

@@ -1,14 +1,15 @@
 /**
- * The journal format the helper dumps (faults/journal.ts): encode and parse round-trip, and an
- * input that is not a whole journal is a rig failure that says what is wrong with it.
+ * The journal format the helper dumps (faults/journal.ts): written here, parsed back whole, and
+ * an input that is not a whole journal is a rig failure that says what is wrong with it.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeJournal, parseJournal, readJournal, type JournalEntry } from '../../faults/journal.js';
+import { loadJournal, parseJournal, type JournalEntry } from '../../faults/journal.js';
 import { createRng } from '../../faults/prng.js';
-import { RigError } from '../../rig/errors.js';
+import { journalBytes } from '../fixtures/journal-bytes.js';
+import { DiskError } from '../../faults/disk-error.js';
 
 function randomEntries(seed: number, count: number): JournalEntry[] {
   const rng = createRng(seed);
@@ -24,17 +25,17 @@ function plain(entries: JournalEntry[]): object[] {
   return entries.map((e) => ({ ...e, old: e.old.toString('hex'), new: e.new.toString('hex') }));
 }
 
-t.test('encode then parse gives the same entries', async (t) => {
+t.test('written then parsed gives the same entries', async (t) => {
   for (const [seed, count] of [[1, 0], [2, 1], [3, 7], [4, 40]] as const) {
     const entries = randomEntries(seed, count);
-    const data = encodeJournal(entries);
+    const data = journalBytes(entries);
     t.equal(data.length, 12 + entries.reduce((n, e) => n + 24 + 2 * e.length, 0), `${count} entries: header, then 24 bytes + old + new each`);
     t.same(plain(parseJournal(data)), plain(entries), `seed ${seed}: ${count} entries round-trip`);
   }
-  t.same(parseJournal(encodeJournal([{ seq: 2 ** 52, offset: 2 ** 50, length: 0, old: Buffer.alloc(0), new: Buffer.alloc(0) }]))[0]!.offset, 2 ** 50, 'offsets past 2^32 survive');
+  t.same(parseJournal(journalBytes([{ seq: 2 ** 52, offset: 2 ** 50, length: 0, old: Buffer.alloc(0), new: Buffer.alloc(0) }]))[0]!.offset, 2 ** 50, 'offsets past 2^32 survive');
 });
 
-const whole = encodeJournal(randomEntries(5, 3)); // lengths: see the cases below
+const whole = journalBytes(randomEntries(5, 3)); // lengths: see the cases below
 const firstLength = Number(whole.readBigUInt64LE(12 + 16));
 const bad: { name: string; data: Buffer; says: RegExp }[] = [
   { name: 'empty', data: Buffer.alloc(0), says: /^j is not a power-fail disk journal \(no PFJ1 header\)$/ },
@@ -58,18 +59,18 @@ for (const c of bad) {
         return e;
       }
     })();
-    t.ok(error instanceof RigError && error.code === 'rig-failure', 'a rig failure');
+    t.ok(error instanceof DiskError && error.code === 'rig-failure', 'a rig failure');
     t.match((error as Error).message, c.says);
   });
 }
 
-t.test('readJournal names the file, and says why one may be missing', async (t) => {
+t.test('loadJournal names the file, and says why one may be missing', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-journal-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'journal.bin');
-  t.throws(() => readJournal(path), { code: 'rig-failure', message: /journal\.bin does not exist: the disk was not cut, or its journal dump at the cut failed/ });
+  t.throws(() => loadJournal(path), { code: 'rig-failure', message: /journal\.bin does not exist: the disk was not cut, or its journal dump at the cut failed/ });
   writeFileSync(path, whole.subarray(0, 20));
-  t.throws(() => readJournal(path), { code: 'rig-failure', message: `${path} is truncated at write 0 of 3` });
+  t.throws(() => loadJournal(path), { code: 'rig-failure', message: `${path} is truncated at write 0 of 3` });
   writeFileSync(path, whole);
-  t.equal(readJournal(path).length, 3);
+  t.equal(loadJournal(path).length, 3);
 });

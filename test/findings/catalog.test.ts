@@ -2,7 +2,7 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { FINDINGS, FINDING_IDS } from '../../rig/findings/catalog.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';

@@ -7,7 +7,10 @@
  */
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkLifecycle, checkInvariants, checkTables, verifyLedger } from '../../rig/checks/index.js';
+import { checkInvariants } from '../../rig/checks/invariants.js';
+import { verifyLedger } from '../../rig/checks/ledger.js';
+import { checkLifecycle } from '../../rig/checks/lifecycle.js';
+import { checkTables } from '../../rig/checks/tables.js';
 import { prepareDataset, runBuiltinLoad, type LifecycleLedger, type LoadResult } from '../../rig/load/index.js';
 import { closeQuietly, connectToServer } from '../../rig/runtime/local.js';
 import type { StartedServer } from '../../rig/runtime/types.js';

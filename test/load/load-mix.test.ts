@@ -7,7 +7,7 @@
 import t from 'tap';
 import { createRng } from '../../faults/prng.js';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
-import { parseLoadMix } from '../../rig/campaign/load-mix-field.js';
+import { checkLoadMix } from '../../rig/campaign/load-mix-field.js';
 import { judgeTableSteps } from '../../rig/checks/lifecycle-outcome.js';
 import { AckedSteps } from '../../rig/load/lifecycle/acked-steps.js';
 import { LIFECYCLE_KINDS } from '../../rig/load/lifecycle/kinds.js';
@@ -39,13 +39,13 @@ t.test('a mix of one kind draws nothing from the generator', async (t) => {
 });
 
 t.test('the mix is spelled as a list, as weights, or as command-line text', async (t) => {
-  t.same(parseLoadMix(['write-only', 'churn']), { ok: true, value: { 'write-only': 1, churn: 1 } });
-  t.same(parseLoadMix({ 'write-only': 4, partitions: 0.5 }), { ok: true, value: { 'write-only': 4, partitions: 0.5 } });
-  t.same(parseLoadMix('write-only=4, alter=1,bulk'), { ok: true, value: { 'write-only': 4, alter: 1, bulk: 1 } });
-  t.same(parseLoadMix('churn'), { ok: true, value: { churn: 1 } });
-  t.match(parseLoadMix('write-only=lots'), { ok: false, message: "write-only: 'lots' is not a weight" });
-  t.match(parseLoadMix('write-only,altr'), { ok: false, message: "'altr' is not a load kind; did you mean alter?" });
-  t.match(parseLoadMix(''), { ok: false, message: 'an empty mix runs nothing' });
+  t.same(checkLoadMix(['write-only', 'churn']), { ok: true, value: { 'write-only': 1, churn: 1 } });
+  t.same(checkLoadMix({ 'write-only': 4, partitions: 0.5 }), { ok: true, value: { 'write-only': 4, partitions: 0.5 } });
+  t.same(checkLoadMix('write-only=4, alter=1,bulk'), { ok: true, value: { 'write-only': 4, alter: 1, bulk: 1 } });
+  t.same(checkLoadMix('churn'), { ok: true, value: { churn: 1 } });
+  t.match(checkLoadMix('write-only=lots'), { ok: false, problem: "write-only: 'lots' is not a weight" });
+  t.match(checkLoadMix('write-only,altr'), { ok: false, problem: "'altr' is not a load kind; did you mean alter?" });
+  t.match(checkLoadMix(''), { ok: false, problem: 'an empty mix runs nothing' });
 });
 
 t.test('a campaign sets the mix per scenario or in defaults; without one the settings are as before', async (t) => {

@@ -3,7 +3,9 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareDataset, runBuiltinLoad, runSysbenchLoad, type LoadResult } from '../../rig/load/index.js';
-import { checkInvariants, checkTables, verifyLedger } from '../../rig/checks/index.js';
+import { checkInvariants } from '../../rig/checks/invariants.js';
+import { verifyLedger } from '../../rig/checks/ledger.js';
+import { checkTables } from '../../rig/checks/tables.js';
 import { closeQuietly, connectToServer } from '../../rig/runtime/local.js';
 import type { StartedServer } from '../../rig/runtime/types.js';
 import { initializedSpec, runtime, startServer } from '../fixtures/local-server.js';

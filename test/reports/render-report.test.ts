@@ -10,7 +10,7 @@ import { copyQuickCampaign, quickResults } from '../fixtures/report/load-fixture
 import { generateCampaign } from '../fixtures/report/generate-campaign.js';
 import { gapSize, parseExcerpt } from '../../reports/sections/cycle/log-excerpt.js';
 import { escapeHtml, html } from '../../reports/html.js';
-import { commitsPerSecond, downsample, niceStep } from '../../reports/charts/throughput-chart.js';
+import { commitRates, niceStep, shortNumber, throughputChart, ticks } from '../../reports/charts/throughput-chart.js';
 import { unitMap } from '../../reports/charts/unit-map.js';
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
@@ -183,17 +183,42 @@ t.test('the matrix adds page size to its rows only where page sizes vary', async
   t.match(page, /<th class="row-head">ext4 \(default\) · 16k pages<\/th>/);
 });
 
-t.test('units: escaping, chart steps, downsampling, unit maps', async (t) => {
+t.test('units: escaping, chart steps, tick labels, unit maps', async (t) => {
   t.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   t.equal(html`<p>${'<b>'}${html`<i>ok</i>`}${[1, null, false, 'x']}</p>`.value, '<p>&lt;b&gt;<i>ok</i>1x</p>');
   t.same([niceStep(7), niceStep(40), niceStep(900)], [2, 10, 500]);
-  const long = Array.from({ length: 400 }, (_, i) => ({ tMs: (i + 1) * 100, commits: 10 }));
-  const merged = downsample(long);
-  t.ok(merged.length <= 90);
-  t.equal(merged.reduce((n, p) => n + p.commits, 0), 4000, 'no commit lost by merging buckets');
-  t.same(commitsPerSecond([{ tMs: 500, commits: 100 }, { tMs: 1000, commits: 50 }]), [{ t: 0.5, rate: 200 }, { t: 1, rate: 100 }]);
+  t.same([shortNumber(900), shortNumber(1500), shortNumber(150000)], ['900', '1.5k', '150k']);
+  t.same([ticks(636), ticks(600), ticks(7.83)], [[0, 200, 400, 600, 800], [0, 200, 400, 600], [0, 2, 4, 6, 8]], 'the last tick holds the largest value');
   t.match(unitMap([true, false, true, true]).value, /title="3 of 4 atomic units hold the newest version, 1 an older one"><i class="n">N<\/i><i class="o">o<\/i><i class="n">N<\/i><i class="n">N<\/i>/);
   t.match(unitMap(Array.from({ length: 32 }, (_, i) => i < 5)).value, /class="unit-map dense"/);
+});
+
+/** Commits counted in a step: its rate over its real interval. */
+const commitsIn = (s: { fromS: number; toS: number; rate: number }) => s.rate * (s.toS - s.fromS);
+
+t.test('throughput: rates over the intervals the commits were counted in', async (t) => {
+  // 1,654 commits acknowledged in 1.9 s, in the load's 250 ms buckets (each at its start), cut at 1.9 s
+  const counts = [210, 218, 220, 215, 222, 219, 216, 134];
+  const points = counts.map((commits, i) => ({ tMs: i * 250, commits }));
+  const steps = commitRates(points, 1900);
+  t.same(steps.map((s) => [s.fromS, s.toS]), counts.map((_, i) => [i * 0.25, i === 7 ? 1.9 : (i + 1) * 0.25]), 'each bucket over its own 250 ms, the last up to the cut');
+  t.same(steps.slice(0, 3).map((s) => s.rate), [840, 872, 880], 'commits per second, not per bucket');
+  t.equal(Math.round(steps[7]!.rate), 893, 'the last bucket over the 150 ms it lasted');
+  t.ok(Math.max(...steps.map((s) => s.rate)) < 1000, 'no spike at the start');
+  t.equal(Math.round(steps.reduce((n, s) => n + commitsIn(s), 0)), 1654, 'every commit counted once');
+
+  const long = Array.from({ length: 400 }, (_, i) => ({ tMs: i * 250, commits: 10 }));
+  const merged = commitRates(long, null);
+  t.ok(merged.length <= 90, `${merged.length} steps for 400 buckets`);
+  t.same(new Set(merged.map((s) => s.rate)), new Set([40]), 'merged buckets keep the rate');
+  t.equal(Math.round(merged.reduce((n, s) => n + commitsIn(s), 0)), 4000, 'no commit lost by merging buckets');
+
+  t.same(commitRates([{ tMs: 0, commits: 30 }], 120), [{ fromS: 0, toS: 0.12, rate: 250 }], 'a lone bucket ran until the cut');
+  t.same(commitRates([], 1000), []);
+  const svg = throughputChart(points, 1900).value;
+  t.match(svg, />commits per second</, 'the rate axis says its unit');
+  t.match(svg, />seconds since the load started</);
+  t.notMatch(svg, />1[0-9]{5}</, 'no tick near 150,000');
 });
 
 t.test('the log excerpt keeps every kind in view and says how many pages the disk really tore', async (t) => {

@@ -77,6 +77,24 @@ t.test('the report in Chromium', async (t) => {
     await cycle.screenshot({ path: join(ARTIFACTS, 'report-cycle.png') });
   });
 
+  t.test('the throughput chart: commits per second over real intervals, its axis titled and in view', async (t) => {
+    const id = REAL_DIR ? await firstTornCycle(browser, file) : 'dw-off-4k-ext4-1';
+    const { page } = await openReport(browser, file, `#cycle-${id}`);
+    t.teardown(() => page.close());
+    const chart = page.locator(`[id="cycle-${id}"] svg.chart`);
+    const title = chart.locator('text.axis', { hasText: 'commits per second' });
+    t.ok(await title.isVisible(), 'the rate axis says its unit');
+    const titleBox = (await title.boundingBox())!;
+    const tickBoxes = await Promise.all((await chart.locator('text.tick').all()).map((tick) => tick.boundingBox()));
+    const overlaps = tickBoxes.filter((b) => b && b.x < titleBox.x + titleBox.width && titleBox.x < b.x + b.width && b.y < titleBox.y + titleBox.height && titleBox.y < b.y + b.height);
+    t.equal(overlaps.length, 0, 'no tick label covers the axis title');
+    const rateTicks = (await chart.locator('text.tick[text-anchor="end"]').allTextContents()).map((v) => (v.endsWith('k') ? Number(v.slice(0, -1)) * 1000 : Number(v)));
+    const top = Math.max(...rateTicks);
+    // the fixture's cycle commits 300-340 per 500 ms bucket: 600-680 a second, and never more
+    if (!REAL_DIR) t.ok(top >= 600 && top <= 1000, `the rate axis ends at ${top} commits/s`);
+    await chart.screenshot({ path: join(ARTIFACTS, 'report-throughput.png') });
+  });
+
   t.test('markup from data is text: no script ran, no element was made', { skip: REAL_DIR ? 'fixture-only check' : false }, async (t) => {
     const { page, requests } = await openReport(browser, file, '#cycle-dw-off-4k-ext4-1');
     t.teardown(() => page.close());

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { describeExercised, exercisedDoublewrite, straddles } from '../../rig/results/exercised.js';
-import type { PendingWrite, TornPage } from '../../rig/results/types.js';
+import type { PendingWrite } from '../../faults/crash-plan.js';
+import type { TornPage } from '../../rig/results/types.js';
 
 const page = (over: Partial<TornPage> = {}): TornPage => ({
   file: './db/t.ibd', space: 5, page: 7, unitsNew: [true, false, false, false], writes: 1, durableLsn: 100, newestLsn: 200,

@@ -3,7 +3,7 @@ import { renderJunit } from '../../rig/results/junit.js';
 import { escapeXml } from '../../rig/results/xml-escape.js';
 import { campaignOutcome, summarizeScenario } from '../../rig/results/summarize.js';
 import type { CampaignResults, Expectation, ScenarioSettings, Verdict } from '../../rig/results/types.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { cycleRecord } from '../fixtures/cycle-record.js';
 import { findAll, parseXml } from '../fixtures/xml-check.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadCampaign } from '../../rig/campaign/load-campaign.js';
 import { runMerge } from '../../rig/cli/commands/merge.js';
 import { mergeResults } from '../../rig/results/merge.js';
-import { readResults } from '../../rig/results/read-results.js';
+import { loadResults } from '../../rig/results/load-results.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { writeResultsFolder } from '../../rig/results/write-results.js';
 import { fakeRun } from '../fixtures/campaign-results.js';
@@ -69,7 +69,7 @@ t.test('refuses merges that would not equal one run', async (t) => {
   const other = await loadCampaign('campaigns/quick.yml', { seed: 99 });
   const save = async (name: string, results: CampaignResults) => {
     await writeResultsFolder(join(dir, name), results);
-    return readResults(join(dir, name));
+    return loadResults(join(dir, name));
   };
   const s1 = await save('s1', fakeRun(quick, { index: 1, count: 3 }));
   const s2 = await save('s2', fakeRun(quick, { index: 2, count: 3 }));
@@ -89,9 +89,9 @@ t.test('refuses merges that would not equal one run', async (t) => {
   }
   const overlapping = { ...s2, results: { ...s2.results, cycles: [...s2.results.cycles, s1.results.cycles[0]!] } };
   t.throws(() => mergeResults([s1, overlapping, s3], opts), { code: 'bad-input', message: /appears in more than one shard/ });
-  await t.rejects(readResults(join(dir, 'nowhere')), { code: 'bad-input', message: /cannot read campaign results \(ENOENT\)/ });
+  await t.rejects(loadResults(join(dir, 'nowhere')), { code: 'bad-input', message: /cannot read campaign results \(ENOENT\)/ });
   await writeResultsFolder(join(dir, 'bad'), { ...fakeRun(quick, null), version: 2 } as unknown as CampaignResults);
-  await t.rejects(readResults(join(dir, 'bad')), { code: 'bad-input', message: /not a campaign's results \(version: / });
+  await t.rejects(loadResults(join(dir, 'bad')), { code: 'bad-input', message: /not a campaign's results \(version: / });
 });
 
 t.test('a shard that never finished makes the merged run a rig error, not a pass', async (t) => {

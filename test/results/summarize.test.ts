@@ -2,7 +2,7 @@ import t from 'tap';
 import { contradicts, expectationHolds } from '../../rig/results/expectation.js';
 import { campaignOutcome, contradictedCycles, cyclesPerHour, outcomeExitCode, summarizeScenario } from '../../rig/results/summarize.js';
 import type { Expectation, ScenarioSettings, Verdict } from '../../rig/results/types.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/campaign/builtin-defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { cycleRecord } from '../fixtures/cycle-record.js';
 
 // [expectation, verdict, torn pages, holds]: every verdict under every expectation.

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { RigError } from '../../rig/errors.js';
 import { durabilityArgs, initializeArgs, innodbArgs, serverArgs, unsupportedSetting, validateServerSettings } from '../../rig/runtime/server-args.js';
-import type { ServerSettings } from '../../rig/results/types.js';
+import type { FlushMethod, ServerSettings } from '../../rig/results/types.js';
 import { hasDoublewriteFast, serverIdentity } from '../../rig/runtime/server-identity.js';
 
 const settings: ServerSettings = { doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 4096, bufferPool: '64M', redoSize: '96M' };
@@ -29,7 +29,7 @@ t.test('initialisation fixes the page size', async (t) => {
 });
 
 t.test('rejects settings the server would refuse, as bad input', async (t) => {
-  const bad: Array<Partial<ServerSettings>> = [{ pageSize: 12288 }, { flushMethod: 'O_SYNC' }, { bufferPool: '64 MB' }, { redoSize: '' }];
+  const bad: Array<Partial<ServerSettings>> = [{ pageSize: 12288 }, { flushMethod: 'O_SYNC' as FlushMethod }, { bufferPool: '64 MB' }, { redoSize: '' }];
   for (const change of bad) {
     t.throws(() => validateServerSettings({ ...settings, ...change }), RigError, JSON.stringify(change));
   }
@@ -48,7 +48,7 @@ t.test('which servers have innodb_doublewrite=fast (and the flushing booleans)',
 });
 
 t.test('MariaDB 11.8: flush methods map to what the server derives from them, never the deprecated option', async (t) => {
-  const cases: [ServerSettings['doublewrite'], string, string[]][] = [
+  const cases: [ServerSettings['doublewrite'], FlushMethod, string[]][] = [
     [true, 'O_DIRECT', ['--innodb-doublewrite=ON', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
     [true, 'O_DIRECT_NO_FSYNC', ['--innodb-doublewrite=fast', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
     [false, 'O_DIRECT_NO_FSYNC', ['--innodb-doublewrite=OFF', '--innodb-data-file-buffering=OFF', '--innodb-data-file-write-through=OFF', '--innodb-log-file-write-through=OFF']],
@@ -72,6 +72,6 @@ t.test('doublewrite: fast on a server without it is bad input, one line naming t
     t.match(error.message, /^doublewrite: fast needs MariaDB 11\.0\.6, .*; this server is .*: use doublewrite: on, or an 11\.x image such as powercut-rig\/mariadb-offline:11\.8$/);
   }
   t.equal(unsupportedSetting({ ...settings, doublewrite: 'fast' }, mariadb118), null);
-  t.match(unsupportedSetting({ ...settings, flushMethod: 'nosync' }, mariadb118), /flush method nosync is gone in 11\.8\.9/);
-  t.equal(unsupportedSetting({ ...settings, flushMethod: 'nosync' }, mariadb1011), null);
+  t.match(unsupportedSetting({ ...settings, flushMethod: 'nosync' as FlushMethod }, mariadb118), /flush method nosync is gone in 11\.8\.9/);
+  t.equal(unsupportedSetting({ ...settings, flushMethod: 'nosync' as FlushMethod }, mariadb1011), null);
 });

@@ -1,5 +1,6 @@
 /** The writes still unflushed at the cut and the fate the seeded plan gave each. */
-import type { CutSummary, Fate, PendingWrite } from '../../../rig/results/types.js';
+import type { CutSummary } from '../../../rig/results/types.js';
+import type { Fate, PendingWrite } from '../../../faults/crash-plan.js';
 import { formatBytes, formatCount, formatMs } from '../../format.js';
 import { html, type Html } from '../../html.js';
 import { unitMap } from '../../charts/unit-map.js';

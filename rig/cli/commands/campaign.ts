@@ -17,11 +17,11 @@ import { createProgress } from '../../campaign/progress.js';
 import { readResumeState, type ResumeState } from '../../campaign/resume-state.js';
 import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.js';
 import { parseShard, selectShard } from '../../campaign/shard.js';
-import { parseSize } from '../../campaign/size.js';
 import type { Campaign } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
-import { CACHE_ROOT } from '../../cycle/cache-root.js';
+import { CACHE_ROOT } from '../../defaults.js';
 import { badInput } from '../../errors.js';
+import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
@@ -29,6 +29,7 @@ import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
 import { serverIdentity } from '../../runtime/server-identity.js';
 import { writeReport } from '../../../reports/write-report.js';
+import { flagValue } from '../flag-value.js';
 import { runAction } from '../run-action.js';
 import { summaryLines } from './merge.js';
 
@@ -40,12 +41,6 @@ interface CampaignOptions {
   seed?: string;
   evidenceMax?: string;
   scenario?: string[];
-}
-
-function parseEvidenceMax(text: string): number {
-  const bytes = parseSize(text);
-  if (bytes === null || bytes < 1) throw badInput(`--evidence-max: '${text}' is not a size; write it like 500M or 2G`);
-  return bytes;
 }
 
 /**
@@ -90,7 +85,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
   const shard = o.shard === undefined ? null : parseShard(o.shard);
   const cycles = o.cycles === undefined ? undefined : parseCyclesOption(o.cycles);
   const seed = o.seed === undefined ? undefined : parseSeedOption(o.seed);
-  const evidenceMax = o.evidenceMax === undefined ? undefined : parseEvidenceMax(o.evidenceMax);
+  const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
   const loaded = onlyScenarios(await loadCampaign(file, { cycles, seed }), o.scenario ?? [], file);
   const dir = resolve(o.out);
   const planned = selectShard(planCycles(loaded), shard);

@@ -4,26 +4,34 @@
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
+import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
 import { badInput } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';
-import { runAction } from '../run-action.js';
+import { flagValue } from '../flag-value.js';
+import { runAction, type SettingFlags } from '../run-action.js';
 import { buildCrashImage } from '../../../faults/crash-image.js';
 import { readRecord } from '../../../faults/disk-record.js';
 import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
 import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
-import { parseAtomicUnit, parseSize } from '../../../faults/sizes.js';
+import { checkAtomicUnit, checkSize, showSize } from '../../../faults/sizes.js';
 import { processAlive } from '../../../faults/system.js';
-import { DEFAULT_TRIGGER, formatTrigger, parseTrigger } from '../../../faults/trigger.js';
+import { checkTrigger, formatTrigger } from '../../../faults/trigger.js';
+
+/** The disk's settings by the flags that set them, for its errors. */
+const DISK_FLAGS: SettingFlags = {
+  dir: '--dir', sizeBytes: '--size', fs: '--fs', atomicUnit: '--atomic', pageSize: '--page-size',
+  journalMaxBytes: '--cache-bound', trigger: '--trigger',
+};
 
 interface UpOptions {
   dir: string;
   size: string;
   fs: string;
   atomic: string;
-  trigger?: string;
+  trigger: string;
   pageSize: string;
-  journalMax: string;
+  cacheBound: string;
   ownerPid?: string;
 }
 
@@ -31,22 +39,22 @@ function parseOwnerPid(text: string | undefined): number | null {
   if (text === undefined) return null;
   const pid = Number(text);
   if (!Number.isInteger(pid) || pid < 1 || !processAlive(pid)) {
-    throw badInput(`--owner-pid '${text}' is not a running process; give the pid the disk should live and die with`);
+    throw badInput(`--owner-pid: '${text}' is not a running process; give the pid the disk should live and die with`);
   }
   return pid;
 }
 
 async function up(opts: UpOptions): Promise<number> {
-  if (!isFsKind(opts.fs)) throw badInput(`--fs '${opts.fs}' is not a filesystem the disk makes; use ${FS_KINDS.join(', ')}`);
+  if (!isFsKind(opts.fs)) throw badInput(`--fs: '${opts.fs}' is not a filesystem the disk makes; use ${FS_KINDS.join(', ')}`);
   const fs = opts.fs;
   const settings = {
     dir: resolve(opts.dir),
-    sizeBytes: parseSize(opts.size, '--size'),
+    sizeBytes: flagValue('--size', checkSize(opts.size)),
     fs,
-    atomicUnit: parseAtomicUnit(opts.atomic),
-    pageSize: parseSize(opts.pageSize, '--page-size'),
-    journalMaxBytes: parseSize(opts.journalMax, '--journal-max'),
-    trigger: opts.trigger ? parseTrigger(opts.trigger) : DEFAULT_TRIGGER,
+    atomicUnit: flagValue('--atomic', checkAtomicUnit(opts.atomic)),
+    pageSize: flagValue('--page-size', checkSize(opts.pageSize, 1, '16k')),
+    journalMaxBytes: flagValue('--cache-bound', checkSize(opts.cacheBound, 1, '256M')),
+    trigger: flagValue('--trigger', checkTrigger(opts.trigger, true)),
   };
   const ownerPid = parseOwnerPid(opts.ownerPid);
   return runInterruptible(async (signal) => {
@@ -68,7 +76,7 @@ async function up(opts: UpOptions): Promise<number> {
 
 function liveDisk(dir: string): PowerFailDisk {
   const record = readRecord(resolve(dir));
-  if (!record) throw badInput(`--dir ${dir} holds no power-fail disk; start one with 'rig disk up --dir ${dir}'`);
+  if (!record) throw badInput(`--dir: ${dir} holds no power-fail disk; start one with 'rig disk up --dir ${dir}'`);
   return new PowerFailDisk(record);
 }
 
@@ -107,7 +115,7 @@ async function cutOrCutStatus(disk: PowerFailDisk): Promise<HelperStatus> {
 async function down(opts: { dir: string; seed: string }): Promise<void> {
   const disk = liveDisk(opts.dir);
   const seed = Number(opts.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw badInput(`--seed '${opts.seed}' is not a whole number`);
+  if (!Number.isInteger(seed) || seed < 0) throw badInput(`--seed: '${opts.seed}' is not a whole number`);
   // a cut whose journal dump failed is reported, but only once the disk is down
   let failedCut: unknown = null;
   if (processAlive(disk.record.helperPid)) await cutOrCutStatus(disk).catch((e: unknown) => (failedCut = e));
@@ -128,25 +136,25 @@ export function register(program: Command): void {
     .command('up')
     .description('build the disk and print its mount point (or loop device for --fs none)')
     .requiredOption('--dir <dir>', 'work folder for the image, helper and mount')
-    .option('--size <size>', 'disk size', '512M')
-    .addOption(new Option('--fs <fs>', 'filesystem').choices(FS_KINDS).default('ext4'))
-    .option('--atomic <unit>', 'atomic write unit: 512, 4k, 8k, 16k, 32k, 64k', '4k')
-    .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", 'armed 16')
-    .option('--page-size <size>', 'page size the armed trigger counts', '16k')
-    .option('--journal-max <size>', 'bound on unflushed data kept; past it the oldest retire as durable', '256M')
+    .option('--size <size>', 'disk size', showSize(DEFAULT_DISK.sizeBytes))
+    .addOption(new Option('--fs <fs>', 'filesystem').choices(FS_KINDS).default(DEFAULT_DISK.fs))
+    .option('--atomic <unit>', 'atomic write unit: 512, 4k, 8k, 16k, 32k, 64k', showSize(DEFAULT_DISK.atomicUnit))
+    .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", formatTrigger(DEFAULT_DISK.trigger))
+    .option('--page-size <size>', 'page size the armed trigger counts', showSize(DEFAULT_SERVER.pageSize))
+    .option('--cache-bound <size>', 'unflushed data the disk keeps; past it the oldest writes retire as durable', showSize(DEFAULT_DISK.journalMaxBytes))
     .option('--owner-pid <pid>', 'tie the disk to this process: once it is gone, rig cleanup removes the disk')
-    .action(runAction(up));
-  disk.command('cut').description('cut power now').requiredOption('--dir <dir>').action(runAction(cut));
+    .action(runAction(up, DISK_FLAGS));
+  disk.command('cut').description('cut power now').requiredOption('--dir <dir>').action(runAction(cut, DISK_FLAGS));
   disk
     .command('status')
     .description('journal size, flush count, cut state')
     .requiredOption('--dir <dir>')
     .option('--json', 'machine-readable')
-    .action(runAction(status));
+    .action(runAction(status, DISK_FLAGS));
   disk
     .command('down')
     .description('cut (if not yet), tear down, write DIR/crash.img + DIR/plan.json, print its sha256')
     .requiredOption('--dir <dir>')
-    .option('--seed <seed>', 'seed for the fates of pending writes', '1')
-    .action(runAction(down));
+    .option('--seed <seed>', 'seed for the fates of pending writes', String(DEFAULT_SEED))
+    .action(runAction(down, DISK_FLAGS));
 }

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { describeExercise } from '../../results/exercise-claim.js';
 import { mergeResults } from '../../results/merge.js';
-import { readResults } from '../../results/read-results.js';
+import { loadResults } from '../../results/load-results.js';
 import { contradictedCycles, outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
 import { type ReportRenderer, writeResultsFolder } from '../../results/write-results.js';
@@ -20,7 +20,7 @@ export interface MergeContext {
 }
 
 export async function runMerge(out: string, dirs: string[], context: MergeContext): Promise<number> {
-  const inputs = await Promise.all(dirs.map((dir) => readResults(dir)));
+  const inputs = await Promise.all(dirs.map((dir) => loadResults(dir)));
   const commandLine = ['rig', 'merge', out, ...dirs].join(' ');
   const merged = mergeResults(inputs, { outDir: out, commandLine });
   const written = await writeResultsFolder(out, merged, context.renderReport);

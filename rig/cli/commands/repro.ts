@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
+import { DEFAULT_RECOVERY_BOUNDS } from '../../defaults.js';
 import { runInterruptible } from '../../interrupts.js';
 import { CleanupStack } from '../../cycle/cleanup-stack.js';
 import { rebuildAndServe, reproDown } from '../../cycle/repro.js';
@@ -41,7 +42,8 @@ async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }
       cleanup.push('runtime', async () => runtime.close?.());
       const runDir = makeRunDir();
       cleanup.push('run dir', async () => runDir.remove());
-      const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, 120_000);
+      const bound = record.recovery?.bounds.startMs ?? DEFAULT_RECOVERY_BOUNDS.startMs; // the cycle's own, if it recorded one
+      const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, bound);
       if (!outcome.ready) {
         process.stdout.write(`the server refused to start again (exit ${outcome.exitCode}); last log lines:\n${outcome.errorLog.trim().split('\n').slice(-5).join('\n')}\n`);
       } else {

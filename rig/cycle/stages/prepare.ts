@@ -3,6 +3,7 @@
  * fresh power-fail disk, with the server started on it.
  */
 import { mkdirSync } from 'node:fs';
+import { SERVER_BOUNDS } from '../../defaults.js';
 import { rigFailure } from '../../errors.js';
 import type { ScenarioSettings } from '../../results/types.js';
 import type { ServerRuntime, StartedServer } from '../../runtime/types.js';
@@ -11,8 +12,6 @@ import type { CleanupStack } from '../cleanup-stack.js';
 import { diskOptionsFor } from '../disk-options.js';
 import { ensurePreparedImage } from '../prepared-image.js';
 import { datadirOn, makeRunDir } from '../server-dirs.js';
-
-const START_TIMEOUT_MS = 120_000;
 
 export interface LiveServer {
   disk: PowerFailDisk;
@@ -38,7 +37,7 @@ export async function prepare(input: PrepareInput, cleanup: CleanupStack): Promi
   const runDir = makeRunDir();
   cleanup.push('load run dir', async () => runDir.remove());
   const spec = { datadir: datadirOn(disk.target), runDir: runDir.path, settings: settings.server, signal };
-  const started = await runtime.start(spec, START_TIMEOUT_MS);
+  const started = await runtime.start(spec, SERVER_BOUNDS.startMs);
   if (!started.ready) {
     throw rigFailure(`the server did not start on the prepared image: ${started.errorLog.trim().split('\n').slice(-2).join(' | ')}`);
   }

@@ -10,18 +10,12 @@ import { closeQuietly, connectToServer } from '../../runtime/connect.js';
 import { findRigCause } from '../../runtime/rig-cause.js';
 import { classifyLine } from '../../logs/index.js';
 import type { LoadResult } from '../../load/index.js';
-import type { CycleRecord, RecoveryRun, ScenarioSettings } from '../../results/types.js';
+import type { CycleRecord, RecoveryBounds, RecoveryRun, ScenarioSettings } from '../../results/types.js';
 import type { ServerRuntime, StartedServer } from '../../runtime/types.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { makeRunDir } from '../server-dirs.js';
 import { checkRecovered, type Checked } from '../recovery-checks.js';
 
-/** How long the server may take to answer after starting, and the checks to finish. */
-export interface RecoveryBounds {
-  startMs: number;
-  checksMs: number;
-}
-export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = { startMs: 120_000, checksMs: 600_000 };
 const EXIT_GRACE_MS = 2000; // for an exit that is already under way to be seen
 const ANSWER_WAIT_MS = 5000;
 

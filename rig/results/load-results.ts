@@ -26,7 +26,7 @@ export interface LoadedResults {
   results: CampaignResults;
 }
 
-export async function readResults(dirOrFile: string): Promise<LoadedResults> {
+export async function loadResults(dirOrFile: string): Promise<LoadedResults> {
   const isDir = (await stat(dirOrFile).catch(() => null))?.isDirectory() ?? false;
   const path = isDir ? join(dirOrFile, 'results.json') : dirOrFile;
   const dir = isDir ? dirOrFile : join(dirOrFile, '..');

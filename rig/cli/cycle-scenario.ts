@@ -1,0 +1,104 @@
+/**
+ * `rig cycle`'s settings flags. Each sets one campaign key, and the flags become a one-scenario
+ * campaign: they are checked exactly as campaign files are, a flag not given takes the default a
+ * campaign would (rig/defaults.ts), and a problem is named by its flag.
+ */
+import { Option } from 'commander';
+import { oneOf } from '../../faults/checked.js';
+import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
+import { ATOMIC_UNITS, showSize } from '../../faults/sizes.js';
+import { formatTrigger } from '../../faults/trigger.js';
+import { campaignFrom } from '../campaign/load-campaign.js';
+import { formatPath } from '../campaign/issue-message.js';
+import { loadSchema } from '../campaign/schema.js';
+import type { PlannedScenario } from '../campaign/types.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
+import { badInput } from '../errors.js';
+import { doublewriteMode } from '../results/doublewrite-mode.js';
+import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
+
+interface ScenarioFlag {
+  key: string; // the campaign key it sets, relative to the scenario
+  flag: string; // as commander spells it
+  help: string;
+  shown?: string; // the default, for the help text
+  numeric?: boolean;
+}
+
+const [server, disk, load] = [DEFAULT_SERVER, DEFAULT_DISK, DEFAULT_LOAD];
+
+export const SCENARIO_FLAGS: ScenarioFlag[] = [
+  { key: 'server.doublewrite', flag: '--doublewrite <on|off|fast>', help: 'InnoDB doublewrite buffer (fast: MariaDB 11.x)', shown: doublewriteMode(server.doublewrite) },
+  { key: 'server.pageSize', flag: '--page-size <size>', help: 'innodb_page_size', shown: showSize(server.pageSize) },
+  { key: 'server.flushMethod', flag: '--flush-method <method>', help: `innodb_flush_method: ${oneOf(FLUSH_METHODS)}`, shown: server.flushMethod },
+  { key: 'server.bufferPool', flag: '--buffer-pool <size>', help: 'innodb_buffer_pool_size', shown: server.bufferPool },
+  { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size', shown: server.redoSize },
+  { key: 'disk.atomic', flag: '--atomic <unit>', help: `atomic write unit of the disk: ${oneOf(ATOMIC_UNITS.map(showSize))}`, shown: showSize(disk.atomicUnit) },
+  { key: 'disk.fs', flag: '--fs <fs>', help: `filesystem: ${oneOf(DATADIR_FILESYSTEMS)}`, shown: disk.fs },
+  { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: formatTrigger(disk.trigger) },
+  { key: 'disk.cacheBound', flag: '--cache-bound <size>', help: 'unflushed data the disk keeps; past it the oldest writes retire as durable', shown: showSize(disk.journalMaxBytes) },
+  { key: 'disk.size', flag: '--size <size>', help: 'disk size', shown: showSize(disk.sizeBytes) },
+  { key: 'load.kind', flag: '--load <kind>', help: `the write load: ${oneOf(loadSchema.shape.kind.unwrap().options)}`, shown: load.kind },
+  { key: 'load.mix', flag: '--mix <kinds>', help: "the builtin load's kinds of step: 'write-only,churn' (equal weights) or 'write-only=4,churn=1,alter=1,partitions=1,bulk=1'", shown: 'write-only' },
+  { key: 'load.connections', flag: '--connections <n>', help: 'client connections', shown: String(load.connections), numeric: true },
+  { key: 'load.tables', flag: '--tables <n>', help: 'sbtest tables', shown: String(load.tables), numeric: true },
+  { key: 'load.rows', flag: '--rows <n>', help: 'rows per table', shown: String(load.rows), numeric: true },
+  { key: 'load.maxSeconds', flag: '--max-seconds <n>', help: 'give up (rig-error) if the cut has not come by then', shown: String(load.maxSeconds), numeric: true },
+  { key: 'expect', flag: '--expect <expectation>', help: oneOf(EXPECTATIONS), shown: 'from the settings' },
+  { key: 'runtime', flag: '--runtime <runtime>', help: oneOf(RUNTIMES), shown: DEFAULT_RUNTIME },
+  { key: 'image', flag: '--image <image>', help: 'server image (docker runtime)' },
+];
+
+/** The cycle's other flags: its seed and the recovery's bounds. */
+const SEED: ScenarioFlag = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the load and the fates of pending writes', shown: String(DEFAULT_SEED) };
+const RECOVERY_TIMEOUT: ScenarioFlag = { key: 'recoveryTimeout', flag: '--recovery-timeout <seconds>', help: 'the recovering server must answer within this (else: hung)', shown: String(DEFAULT_RECOVERY_BOUNDS.startMs / 1000) };
+const CHECK_TIMEOUT: ScenarioFlag = { key: 'checkTimeout', flag: '--check-timeout <seconds>', help: 'the ledger and CHECK TABLE checks must finish within this (else: hung)', shown: String(DEFAULT_RECOVERY_BOUNDS.checksMs / 1000) };
+export const CYCLE_FLAGS = [SEED, RECOVERY_TIMEOUT, CHECK_TIMEOUT];
+
+export function flagOption(f: ScenarioFlag): Option {
+  return new Option(f.flag, f.shown === undefined ? f.help : `${f.help} (default: ${f.shown})`);
+}
+
+const attribute = (f: ScenarioFlag): string => new Option(f.flag).attributeName();
+const flagName = (f: ScenarioFlag): string => f.flag.split(' ')[0]!;
+
+/** A number when the text is one, else the text itself (for the schema to reject in its words). */
+function numberOrText(text: string): number | string {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;
+}
+
+/** The flag that set the value at a campaign path, else the path itself. */
+function flagAt(path: PropertyKey[]): string {
+  const key = path.slice(2).join('.');
+  const f = [...SCENARIO_FLAGS, SEED].find((x) => x.key === key || `${x.key}.0` === key);
+  return f ? flagName(f) : formatPath(path);
+}
+
+function seconds(text: string | undefined, f: ScenarioFlag): number {
+  const value = text ?? f.shown!;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1) throw badInput(`${flagName(f)}: '${value}' is not a whole number of seconds of at least 1`);
+  return n * 1000;
+}
+
+export interface CycleScenario {
+  scenario: PlannedScenario;
+  seed: number;
+  bounds: RecoveryBounds;
+}
+
+/** The flags `rig cycle` was given (by attribute name) as a scenario, its seed and bounds. */
+export function scenarioFromFlags(given: Record<string, string | undefined>): CycleScenario {
+  const scenario: Record<string, unknown> = { name: 'cycle', cycles: 1, seeds: [numberOrText(given.seed ?? SEED.shown!)] };
+  for (const f of SCENARIO_FLAGS) {
+    const value = given[attribute(f)];
+    if (value === undefined) continue;
+    const [section, key] = f.key.includes('.') ? f.key.split('.') : [null, f.key];
+    const target = section ? ((scenario[section] ??= {}) as Record<string, unknown>) : scenario;
+    target[key!] = f.numeric ? numberOrText(value) : value;
+  }
+  const campaign = campaignFrom({ name: 'cycle', scenarios: [scenario] }, 'command line', {}, flagAt);
+  const planned = campaign.scenarios[0]!;
+  const bounds = { startMs: seconds(given.recoveryTimeout, RECOVERY_TIMEOUT), checksMs: seconds(given.checkTimeout, CHECK_TIMEOUT) };
+  return { scenario: planned, seed: planned.seeds[0]!, bounds };
+}

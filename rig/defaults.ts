@@ -1,0 +1,54 @@
+/**
+ * Every default of the rig, and nowhere else: what a campaign scenario, `rig cycle`, `rig disk`
+ * and `rig repro` get for a setting nobody named, and the bounds the cycle stages and the server
+ * runtimes wait with. Server values follow MariaDB's own defaults where it has one (16k pages,
+ * O_DIRECT, 128M buffer pool), the disk DESIGN.md's measured choices (armed 16, 4k atomic, ext4).
+ * The disk (faults/) keeps no defaults: it and its helper are always told every setting.
+ */
+import type { DiskSettings, LoadSettings, RecoveryBounds, ScenarioSettings, ServerSettings } from './results/types.js';
+
+const MiB = 1024 * 1024;
+
+export const DEFAULT_SERVER: ServerSettings = {
+  doublewrite: true,
+  flushMethod: 'O_DIRECT',
+  pageSize: 16384,
+  bufferPool: '128M',
+  redoSize: '96M',
+};
+
+export const DEFAULT_DISK: DiskSettings = {
+  atomicUnit: 4096,
+  fs: 'ext4',
+  trigger: { kind: 'armed', pendingPageWrites: 16 },
+  journalMaxBytes: 256 * MiB, // the cache bound: past it the oldest unflushed writes retire as durable
+  sizeBytes: 512 * MiB,
+};
+
+export const DEFAULT_LOAD: LoadSettings = {
+  kind: 'builtin',
+  connections: 4,
+  tables: 4,
+  rows: 10_000,
+  maxSeconds: 120, // the load gives up (rig-error) if the cut has not come by then
+};
+
+export const DEFAULT_RUNTIME: ScenarioSettings['runtime'] = 'local';
+
+/** How long the recovering server may take to answer, and the checks on it to finish. */
+export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = { startMs: 120_000, checksMs: 600_000 };
+
+/** What the server runtimes wait for: a datadir initialised, a clean start (fresh datadir or
+ * prepared image, no recovery to do), a clean shutdown, and a killed process to be gone. */
+export const SERVER_BOUNDS = { initializeMs: 180_000, startMs: 120_000, shutdownMs: 120_000, killMs: 15_000 };
+
+/** Room a datadir needs besides its redo log (system tablespace, undo logs, the dataset), at the least. */
+export const DATADIR_SLACK_BYTES = 64 * MiB;
+
+/** The seed when none is named: a campaign's, and that of a single cycle (`rig cycle`, `rig disk down`). */
+export const DEFAULT_SEED = 1;
+export const DEFAULT_CYCLES = 3;
+export const DEFAULT_EVIDENCE_MAX_BYTES = 2048 * MiB;
+
+/** Where prepared images are cached between runs (RIG_CACHE overrides). */
+export const CACHE_ROOT = process.env.RIG_CACHE ?? '/var/cache/powercut-rig/prepared';

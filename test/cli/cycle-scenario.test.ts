@@ -1,0 +1,59 @@
+/**
+ * `rig cycle`'s flags: with none given, the cycle runs exactly what a campaign scenario naming
+ * nothing runs (rig/defaults.ts); a flag's bad value is one line naming the flag, exit 2.
+ */
+import t from 'tap';
+import { parseCampaign } from '../../rig/campaign/load-campaign.js';
+import { register } from '../../rig/cli/commands/cycle.js';
+import { MATRIX_KEYS } from '../../rig/campaign/matrix.js';
+import { SCENARIO_FLAGS, scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_SEED, DEFAULT_SERVER } from '../../rig/defaults.js';
+import { runCommand } from '../fixtures/run-command.js';
+
+t.test('no flags: the settings of a campaign scenario that names nothing', async (t) => {
+  const { scenario, seed, bounds } = scenarioFromFlags({});
+  const campaign = parseCampaign('name: c\nscenarios:\n  - name: cycle\n', 'c.yml');
+  t.same(scenario.settings, campaign.scenarios[0]!.settings);
+  t.same(scenario.settings.server, DEFAULT_SERVER);
+  t.same(scenario.settings.disk, DEFAULT_DISK);
+  t.same(scenario.settings.load, DEFAULT_LOAD);
+  t.equal(scenario.settings.runtime, 'local');
+  t.equal(seed, DEFAULT_SEED);
+  t.same(bounds, DEFAULT_RECOVERY_BOUNDS);
+});
+
+t.test('each flag sets its campaign key', async (t) => {
+  const { scenario, seed, bounds } = scenarioFromFlags({
+    doublewrite: 'off', bufferPool: '64M', pageSize: '4k', atomic: '16k', fs: 'xfs', cacheBound: '128M',
+    size: '1G', trigger: 'after-writes 500', connections: '2', maxSeconds: '30', expect: 'recovers',
+    seed: '7', recoveryTimeout: '30', checkTimeout: '60',
+  });
+  const s = scenario.settings;
+  t.same([s.server.doublewrite, s.server.bufferPool, s.server.pageSize], [false, '64M', 4096]);
+  t.same(s.disk, { atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 500 }, journalMaxBytes: 128 << 20, sizeBytes: 1 << 30 });
+  t.same([s.load.connections, s.load.maxSeconds, s.expect], [2, 30, 'recovers']);
+  t.equal(seed, 7);
+  t.same(bounds, { startMs: 30_000, checksMs: 60_000 });
+});
+
+t.test('every setting of a scenario has its flag (but the cycle count: a cycle is one)', async (t) => {
+  t.same(SCENARIO_FLAGS.map((f) => f.key).sort(), MATRIX_KEYS.filter((k) => k !== 'cycles').sort());
+});
+
+const rejected: [string[], string][] = [
+  [['--atomic', '12k'], 'rig: --atomic: 12k is not a power of two; use 512, 4k, 8k, 16k, 32k or 64k\n'],
+  [['--connections', 'many'], "rig: --connections: 'many' is not a number; write a number here\n"],
+  [['--connections', '0'], 'rig: --connections: 0 is too small; use at least 1\n'],
+  [['--seed', '-3'], 'rig: --seed: -3 is too small; use at least 0\n'],
+  [['--fs', 'btrfs'], "rig: --fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-extsize16k, xfs-su16k or xfs-bs16k\n"],
+  [['--trigger', 'manual'], "rig: --trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16', 'after-writes N' or 'at-time 5s'\n"],
+  [['--check-timeout', '0'], "rig: --check-timeout: '0' is not a whole number of seconds of at least 1\n"],
+];
+
+for (const [args, line] of rejected) {
+  t.test(`rig cycle ${args.join(' ')}: exit 2, one line naming the flag`, async (t) => {
+    const { err, code } = await runCommand(register, ['cycle', ...args]);
+    t.equal(code, 2);
+    t.equal(err, line);
+  });
+}
