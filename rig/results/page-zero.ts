@@ -17,6 +17,9 @@ export function ibdPageZeroWrites(record: WithPageZero): number {
   return count(record, (f) => f.endsWith('.ibd'));
 }
 
+/** Whether a file is a table's tablespace that a lifecycle kind of the load made. */
+export const isLifecycleFile = (file: string): boolean => LIFECYCLE_FILE.test(file);
+
 /** Those on page 0 of a table a lifecycle kind made. */
 export function lifecyclePageZeroWrites(record: WithPageZero): number {
   return count(record, (f) => LIFECYCLE_FILE.test(f));

@@ -27,16 +27,8 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 /** The checkpoint the server says it starts recovery from (MariaDB 10.8+: "from checkpoint LSN=N"). */
 const serverCheckpoint = (log: string) => Number(/Starting crash recovery from checkpoint LSN=(\d+)/.exec(log)?.[1] ?? NaN);
 
-t.test('doublewrite: fast on MariaDB 10.11 (the host server) stops the campaign before anything runs: exit 2, one line', async (t) => {
-  await buildCli();
-  const file = join(work, 'fast-on-1011.yml');
-  writeFileSync(file, 'name: fast\nscenarios:\n  - {name: dw-fast, runtime: local, server: {doublewrite: fast}}\n');
-  const run = await rig(['campaign', file, '--out', join(work, 'fast-out')], {});
-  t.equal(run.exitCode, 2, run.stderr);
-  t.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
-  t.match(run.stderr, /^rig: .*fast-on-1011\.yml: scenario dw-fast: doublewrite: fast needs MariaDB 11\.0\.6, .*; this server is (?:mariadbd )?10\.11\.\d+-MariaDB.*: use doublewrite: on, or an 11\.x image such as powercut-rig\/mariadb-offline:11\.8$/);
-});
-
+// Every top-level await (the engine, the image build, describe) comes before the first subtest:
+// tap ends the file once its queued subtests are done, and its teardown stops the engine.
 const engine = await useDockerEngine(t, runId);
 if (engine) {
   const started = Date.now();
@@ -121,3 +113,12 @@ if (engine) {
   });
 }
 
+t.test('doublewrite: fast on MariaDB 10.11 (the host server) stops the campaign before anything runs: exit 2, one line', async (t) => {
+  await buildCli();
+  const file = join(work, 'fast-on-1011.yml');
+  writeFileSync(file, 'name: fast\nscenarios:\n  - {name: dw-fast, runtime: local, server: {doublewrite: fast}}\n');
+  const run = await rig(['campaign', file, '--out', join(work, 'fast-out')], {});
+  t.equal(run.exitCode, 2, run.stderr);
+  t.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  t.match(run.stderr, /^rig: .*fast-on-1011\.yml: scenario dw-fast: doublewrite: fast needs MariaDB 11\.0\.6, .*; this server is (?:mariadbd )?10\.11\.\d+-MariaDB.*: use doublewrite: on, or an 11\.x image such as powercut-rig\/mariadb-offline:11\.8$/);
+});
