@@ -34,7 +34,9 @@ const isDurableWriteOver = (e: OrderEvent, durableBelow: number, ranges: Array<[
 export function describeDeviceOrder(events: readonly OrderEvent[], map: ExtentMap, checkpointBlock: number | null): DeviceOrder {
   const flushes = events.filter((e): e is Extract<OrderEvent, { kind: 'flush' }> => e.kind === 'flush');
   const lastFlush = flushes.at(-1) ?? null;
-  const durableBelow = Math.max(lastFlush?.boundary ?? 0, ...events.map((e) => (e.kind === 'retire' ? e.seq + 1 : 0)));
+  // a loop, not Math.max(...events): the log keeps up to 2^18 events, past what a call's arguments hold
+  let durableBelow = lastFlush?.boundary ?? 0;
+  for (const e of events) if (e.kind === 'retire' && e.seq + 1 > durableBelow) durableBelow = e.seq + 1;
   const ranges = checkpointBlock === null ? [] : deviceRangesOf(map, REDO_LOG, checkpointBlock, CHECKPOINT_BLOCK_BYTES);
   // the durable checkpoint came from the last complete write over its block that was not pending
   let at = events.length - 1;

@@ -54,3 +54,10 @@ t.test('violations get the time their write reached the disk, where the log kept
   const v = (seq: number): WriteOrderViolation => ({ file: './ibdata1', page: 255, durableLsn: 1, pendingLsn: 2, seq, offset: 0, length: 65536, coveredWrites: 1, free: false });
   t.same(withArrival([v(3), v(99)], [w(3, 0, 777)]), [{ ...v(3), arrivedUs: 777 }, v(99)]);
 });
+
+t.test('a full order log (2^18 events) is read without overflowing the call stack', async (t) => {
+  const events: OrderEvent[] = [w(1, LOG_AT + 4096, 1), f(2, 1, 2)];
+  for (let seq = 2; events.length < 1 << 18; seq++) events.push(w(seq, 9 << 20, seq + 10));
+  events.push({ kind: 'cut', next: 1 << 18, tUs: 1 << 20 });
+  t.match(describeDeviceOrder(events, map, 4096), { checkpointWrite: { seq: 1 }, lastFlush: { boundary: 2 }, retired: 0 });
+});
