@@ -9,11 +9,10 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCycle } from '../../rig/cycle/run-cycle.js';
-import { FINDINGS } from '../../rig/findings/catalog.js';
 import { contradicts } from '../../rig/results/expectation.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
-import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import type { ScenarioSettings } from '../../rig/results/types.js';
+import { huntFinding } from '../fixtures/hunt-finding.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-odnf-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -30,19 +29,9 @@ const settings: ScenarioSettings = {
 };
 
 t.test('a home write issued before its copy was flushed leaves a torn page no copy restores', async (t) => {
-  const { server, version } = await local.describe();
-  const seen: string[] = [];
-  let hit: CycleRecord | null = null;
-  for (let seed = 1; seed <= HUNT && !hit; seed++) {
-    const dir = join(work, `hunt-${seed}`);
-    const record = await runCycle({
-      id: `hunt-${seed}`, settings, cycle: seed, seed, expectation: 'recovers', dir,
-      cacheRoot: join(work, 'cache'), runtime: local, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
-    });
-    seen.push(`${seed}: ${record.verdict}`);
-    if (FINDINGS['o-direct-no-fsync'].matches(record)) hit = record;
-  }
+  const { hit: found, seen } = await huntFinding('o-direct-no-fsync', settings, local, work, HUNT);
   t.comment(`hunt: ${seen.join(', ')}`);
+  const hit = found?.record;
   if (!hit) return t.fail(`no cycle of ${HUNT} showed a copy unflushed at its home write: the finding was not reproduced`);
   t.ok(contradicts('recovers', hit.verdict, hit.tornPagesBefore.length), `${hit.verdict} breaks the claim`);
   t.match(hit.reason, /home writes? (was|were) issued while (its|their) doublewrite copy was still unflushed \(no flush between them\)/);

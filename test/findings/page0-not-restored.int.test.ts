@@ -11,10 +11,10 @@ import t from 'tap';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { FINDINGS } from '../../rig/findings/catalog.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
-import type { CycleRecord, ScenarioSettings, TornPage } from '../../rig/results/types.js';
+import type { ScenarioSettings } from '../../rig/results/types.js';
+import { huntFinding } from '../fixtures/hunt-finding.js';
 import { rejudge } from '../fixtures/rejudge.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-page0-'));
@@ -55,22 +55,11 @@ function readIbdataPage(datadir: string, page: number): Buffer {
 }
 
 t.test('a torn page 0 with an accepted copy stays torn; its copy alone makes recovery clean', async (t) => {
-  const { server, version } = await local.describe();
-  let hit: { dir: string; record: CycleRecord; page: TornPage } | null = null;
-  const seen: string[] = [];
-  for (let seed = 1; seed <= HUNT && !hit; seed++) {
-    const dir = join(work, `hunt-${seed}`);
-    const record = await runCycle({
-      id: `hunt-${seed}`, settings, cycle: seed, seed, expectation: 'recovers', dir,
-      cacheRoot: join(work, 'cache'), runtime: local, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
-    });
-    seen.push(`${seed}: ${record.verdict}`);
-    const page = record.tornPagesBefore.find((p) => p.page0?.finding);
-    if (page) hit = { dir, record, page };
-  }
+  const { hit, seen } = await huntFinding('page0-not-restored', settings, local, work, HUNT);
   t.comment(`hunt: ${seen.join(', ')}`);
   if (!hit) return t.fail(`no cycle of ${HUNT} tore page 0 with an accepted copy left unused: the finding was not reproduced`);
-  const { dir, record, page } = hit;
+  const { dir, record } = hit;
+  const page = record.tornPagesBefore.find((p) => p.page0?.finding)!;
 
   t.test('as the cut left it: reported corruption, the finding in the record and the reason', async (t) => {
     t.equal(record.verdict, 'reported-corruption');
