@@ -17,7 +17,7 @@ import { huntFinding } from '../fixtures/hunt-finding.js';
 const work = mkdtempSync(join(tmpdir(), 'rig-odnf-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
-const HUNT = 8;
+const HUNT = 16; // a cut right after a flush finds nothing pending (no-torn): about half the cycles hit
 
 const settings: ScenarioSettings = {
   name: 'odnf',
