@@ -7,7 +7,7 @@ NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper build typecheck demo test test-fast test-integration test-docker bench clean
+.PHONY: setup apt npm helper build dist typecheck demo test test-fast test-integration test-docker bench clean
 
 setup: apt npm helper
 
@@ -29,7 +29,10 @@ helper: $(HELPER)
 $(HELPER): $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
 	$(MAKE) -C faults/helper
 
-build: setup
+build: setup dist
+
+# The TypeScript alone, to dist/ (the CLI the tests run as users do).
+dist: npm
 	$(NODE_BIN)/tsc -p tsconfig.json
 	@chmod +x dist/rig/cli/main.js
 
@@ -49,7 +52,7 @@ test: build typecheck
 	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN)
 
 # The type check, then what needs no root, FUSE, server or Docker.
-test-fast: typecheck
+test-fast: typecheck dist
 	@node scripts/run-tests.mjs --fast
 
 # Docker runtime only: starts the rig's own dockerd when none answers, builds the offline image.

@@ -49,6 +49,3 @@ export const DATADIR_SLACK_BYTES = 64 * MiB;
 export const DEFAULT_SEED = 1;
 export const DEFAULT_CYCLES = 3;
 export const DEFAULT_EVIDENCE_MAX_BYTES = 2048 * MiB;
-
-/** Where prepared images are cached between runs (RIG_CACHE overrides). */
-export const CACHE_ROOT = process.env.RIG_CACHE ?? '/var/cache/powercut-rig/prepared';

@@ -23,10 +23,6 @@ type Check = (s: ScenarioSettings) => SettingsProblem | null;
 
 const checks: Check[] = [
   (s) =>
-    s.runtime === 'docker' && !s.image
-      ? { key: 'image', message: 'the docker runtime needs an image; add image: mariadb:11.4 (say), or use runtime: local' }
-      : null,
-  (s) =>
     s.runtime === 'local' && s.image
       ? { key: 'image', message: 'an image is used only with runtime: docker; remove image or set runtime: docker' }
       : null,

@@ -4,22 +4,34 @@
  * so one crash of the rig never fails the next run.
  *
  * Each kind of leftover has one sweeper. It acts only on what the rig recorded creating, and only
- * after checking the thing is still the rig's own. To sweep a new kind (servers, containers), add
- * a Sweeper to SWEEPERS: anything that holds files open on a disk must come before `disks`, since a
- * disk cannot be detached while a process still uses its filesystem.
+ * after checking the thing is still the rig's own and that the rig process that made it is gone.
+ * Order matters: whatever holds files open on a disk (a host server, a container, the engine that
+ * runs it) goes before `disks`, since a disk cannot be detached while a process still uses its
+ * filesystem.
  */
 import { sweepDisks, type SweepOutcome, type SweepScope } from '../../faults/sweep-disks.js';
+import type { RigContext } from '../context.js';
+import { sweepDocker } from './sweep-docker.js';
+import { sweepServers } from './sweep-servers.js';
 
-export type { SweepOutcome, SweepScope };
+export type { SweepOutcome };
+
+export interface CleanupScope extends SweepScope {
+  context: RigContext;
+}
 
 export interface Sweeper {
   name: string;
-  sweep(scope: SweepScope): Promise<SweepOutcome>;
+  sweep(scope: CleanupScope): Promise<SweepOutcome>;
 }
 
-export const SWEEPERS: Sweeper[] = [{ name: 'disks', sweep: sweepDisks }];
+export const SWEEPERS: Sweeper[] = [
+  { name: 'docker', sweep: (scope) => sweepDocker({ ...scope, workDir: scope.context.workDir, engineAddress: scope.context.dockerHost ?? undefined }) },
+  { name: 'servers', sweep: sweepServers },
+  { name: 'disks', sweep: sweepDisks },
+];
 
-export async function sweepLeftovers(scope: SweepScope = {}, sweepers = SWEEPERS): Promise<SweepOutcome> {
+export async function sweepLeftovers(scope: CleanupScope, sweepers = SWEEPERS): Promise<SweepOutcome> {
   const all: SweepOutcome = { removed: [], kept: [], problems: [] };
   for (const sweeper of sweepers) {
     try {

@@ -8,7 +8,7 @@ import Dockerode from 'dockerode';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { rigFailure } from '../errors.js';
 import { ensureDockerd } from './install-docker.js';
-import { spawnDockerd, stopOwnEngine, waitForEngine } from './own-engine.js';
+import { claimOwnEngine, spawnDockerd, stopOwnEngine, waitForEngine } from './own-engine.js';
 import { dockerPaths } from './paths.js';
 
 export interface DockerEngine {
@@ -24,7 +24,8 @@ export interface EngineOptions {
   log?: (line: string) => void;
   signal?: AbortSignal;
   startTimeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
+  /** DOCKER_HOST: when set, the only engine to use. */
+  dockerHost: string | null;
 }
 
 const PING_TIMEOUT_MS = 3000;
@@ -34,6 +35,11 @@ function optionsFor(address: string): Dockerode.DockerOptions {
   if (address.startsWith('/')) return { socketPath: address };
   const url = new URL(address.replace(/^tcp:/, 'http:'));
   return { host: url.hostname, port: Number(url.port || 2375), protocol: 'http' };
+}
+
+/** A client for the engine at `address` (a socket path, unix:// or tcp:// address). */
+export function dockerAt(address: string): Dockerode {
+  return new Dockerode(optionsFor(address));
 }
 
 /** True when the engine at `address` answers a ping within a few seconds. */
@@ -47,27 +53,30 @@ export async function pingEngine(address: string): Promise<boolean> {
   }
 }
 
-function handle(address: string, started: boolean, stop: () => Promise<void>): DockerEngine {
+function handle(address: string, started: boolean, stop: () => Promise<unknown>): DockerEngine {
   let stopping: Promise<void> | null = null;
   return {
-    docker: new Dockerode(optionsFor(address)),
+    docker: dockerAt(address),
     socketPath: address.replace(/^unix:\/\//, ''),
     started,
-    stop: () => (stopping ??= stop()),
+    stop: () => (stopping ??= stop().then(() => undefined)),
   };
 }
 
 export async function connectEngine(options: EngineOptions): Promise<DockerEngine> {
-  const env = options.env ?? process.env;
   const paths = dockerPaths(options.workDir);
   const noop = async () => {};
-  if (env.DOCKER_HOST) {
-    if (await pingEngine(env.DOCKER_HOST)) return handle(env.DOCKER_HOST, false, noop);
-    throw rigFailure(`the Docker engine at DOCKER_HOST=${env.DOCKER_HOST} does not answer: start it, or unset DOCKER_HOST`);
+  const chosen = options.dockerHost;
+  if (chosen) {
+    if (await pingEngine(chosen)) return handle(chosen, false, noop);
+    throw rigFailure(`the Docker engine at DOCKER_HOST=${chosen} does not answer: start it, or unset DOCKER_HOST`);
   }
   if (await pingEngine('/var/run/docker.sock')) return handle('/var/run/docker.sock', false, noop);
   // an engine of ours left by an earlier run: adopt it, and stop it like one we started
-  if (await pingEngine(paths.socketPath)) return handle(paths.socketPath, true, () => stopOwnEngine(paths));
+  if (await pingEngine(paths.socketPath)) {
+    await claimOwnEngine(paths);
+    return handle(paths.socketPath, true, () => stopOwnEngine(paths));
+  }
   if (!options.allowStart) {
     throw rigFailure('no Docker engine answers (DOCKER_HOST unset, /var/run/docker.sock silent): start dockerd, or allow the rig to start its own');
   }
@@ -82,8 +91,9 @@ async function startEngine(options: EngineOptions, paths: ReturnType<typeof dock
   log(`starting dockerd (data root ${paths.dataRoot})`);
   const pid = await spawnDockerd(dockerd, paths);
   await writeFile(paths.spawnRecord, `${pid}\n`); // recorded before dockerd writes its own pid file
+  await claimOwnEngine(paths);
   try {
-    await waitForEngine(pid, paths, () => pingEngine(paths.socketPath), options.startTimeoutMs ?? 60000);
+    await waitForEngine(pid, paths, () => pingEngine(paths.socketPath), options.startTimeoutMs ?? 60000, options.signal);
   } catch (error) {
     await stopOwnEngine(paths, pid);
     throw error;

@@ -5,11 +5,6 @@
  */
 import { join } from 'node:path';
 
-/** The rig's work dir: POWERCUT_RIG_WORK_DIR, else /var/lib/powercut-rig. */
-export function defaultWorkDir(): string {
-  return process.env.POWERCUT_RIG_WORK_DIR || '/var/lib/powercut-rig';
-}
-
 export interface DockerPaths {
   root: string;
   dataRoot: string; // images and containers of the engine the rig starts (kept: the image cache)
@@ -17,6 +12,7 @@ export interface DockerPaths {
   socketPath: string;
   pidFile: string; // written by dockerd
   spawnRecord: string; // the pid the rig spawned, written before dockerd writes its own
+  ownerRecord: string; // the rig process using the engine (PID:STARTTIME): a sweep stops it once that is gone
   containerdPidFile: string; // written by the containerd that dockerd manages
   logFile: string;
   cacheDir: string; // debootstrap tarballs
@@ -33,6 +29,7 @@ export function dockerPaths(workDir: string): DockerPaths {
     socketPath: join(root, 'docker.sock'),
     pidFile: join(root, 'dockerd.pid'),
     spawnRecord: join(root, 'dockerd.rig-pid'),
+    ownerRecord: join(root, 'dockerd.owner'),
     containerdPidFile: join(execRoot, 'containerd', 'containerd.pid'),
     logFile: join(root, 'dockerd.log'),
     cacheDir: join(root, 'cache'),

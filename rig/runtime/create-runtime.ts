@@ -1,24 +1,34 @@
 /**
  * The server runtime a scenario names. `docker` connects to the engine that answers (or starts the
- * rig's own dockerd, as `rig images build` does); `close()` stops only an engine it started.
+ * rig's own dockerd, as `rig images build` does) and runs the scenario's image, or with none named
+ * the newest image built for the host server's flavour; `close()` stops only an engine it started.
  */
 import type { ScenarioSettings } from '../results/types.js';
-import { badInput } from '../errors.js';
+import type { RigContext } from '../context.js';
 import { connectEngine } from '../docker/engine.js';
-import { defaultWorkDir } from '../docker/paths.js';
+import { chooseDefaultImage } from './default-image.js';
 import { DockerRuntime } from './docker.js';
+import { findServerBinary } from './find-server-binary.js';
 import { createLocalRuntime } from './local.js';
 import type { ServerRuntime } from './types.js';
 
-export async function createRuntime(settings: ScenarioSettings, signal?: AbortSignal): Promise<ServerRuntime> {
+const say = (line: string) => process.stderr.write(`rig: ${line}\n`);
+
+export async function createRuntime(settings: ScenarioSettings, context: RigContext, signal?: AbortSignal): Promise<ServerRuntime> {
   if (settings.runtime === 'local') return createLocalRuntime();
-  if (!settings.image) throw badInput(`the docker runtime needs an image (--image, or image: in the scenario); e.g. powercut-rig/mariadb-offline:10.11`);
-  const engine = await connectEngine({
-    workDir: defaultWorkDir(),
-    allowStart: true,
-    signal,
-    log: (line) => process.stderr.write(`rig: ${line}\n`),
-  });
-  const runtime: ServerRuntime = new DockerRuntime({ docker: engine.docker, image: settings.image });
-  return Object.assign(runtime, { close: () => engine.stop() });
+  const engine = await connectEngine({ workDir: context.workDir, dockerHost: context.dockerHost, allowStart: true, signal, log: say });
+  try {
+    let image = settings.image;
+    if (!image) {
+      const host = await findServerBinary().catch(() => null);
+      const chosen = await chooseDefaultImage(engine.docker, host?.flavor ?? null);
+      say(`no --image given: using ${chosen.tag} (built ${chosen.created.slice(0, 19).replace('T', ' ')}), the newest built for the host's server`);
+      image = chosen.tag;
+    }
+    const runtime: ServerRuntime = new DockerRuntime({ docker: engine.docker, image });
+    return Object.assign(runtime, { close: () => engine.stop() });
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
 }

@@ -1,13 +1,16 @@
 /**
- * Server containers: the create options every container of the rig gets (run label, no network,
+ * Server containers: the create options every container of the rig gets (run and owner labels, no network,
  * no capabilities, the datadir and run dir bind-mounted, the image's entrypoint bypassed), a
  * run-to-completion helper for one-shot tools, and a quiet remove.
  */
 import type Dockerode from 'dockerode';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { currentOwner, formatOwner } from '../cleanup/process-owner.js';
 
 export const RUN_LABEL = 'powercut-rig.run';
 export const ROLE_LABEL = 'powercut-rig.role';
+/** The rig process that made the container (PID:STARTTIME): a sweep removes it once that is gone. */
+export const OWNER_LABEL = 'powercut-rig.owner';
 /** Where the bind mounts appear inside the container. */
 export const CONTAINER_DATADIR = '/var/lib/mysql'; // also covers the images' VOLUME: no anonymous volume
 export const CONTAINER_RUNDIR = '/run/powercut';
@@ -33,7 +36,7 @@ export function containerOptions(plan: ContainerPlan): Dockerode.ContainerCreate
     Entrypoint: plan.command.slice(0, 1),
     Cmd: plan.command.slice(1),
     User: plan.user,
-    Labels: { [RUN_LABEL]: plan.runId, [ROLE_LABEL]: plan.role },
+    Labels: { [RUN_LABEL]: plan.runId, [ROLE_LABEL]: plan.role, [OWNER_LABEL]: formatOwner(currentOwner()) },
     HostConfig: {
       NetworkMode: 'none',
       Binds: binds,

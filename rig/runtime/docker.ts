@@ -39,11 +39,13 @@ function asOwner(args: string[], uid: number): string[] {
 export class DockerRuntime implements ServerRuntime {
   readonly name = 'docker' as const;
   readonly runId: string;
+  readonly imageTag: string;
   private info: Promise<ServerImage> | null = null;
   private about: Promise<{ server: string; version: string }> | null = null;
 
   constructor(private readonly options: DockerRuntimeOptions) {
     this.runId = options.runId ?? `${process.pid}-${Date.now().toString(36)}`;
+    this.imageTag = options.image;
   }
 
   image(): Promise<ServerImage> {

@@ -49,6 +49,8 @@ export type StartOutcome =
 
 export interface ServerRuntime {
   readonly name: ScenarioSettings['runtime'];
+  /** The image a docker runtime runs (the scenario's, or the one chosen when it named none). */
+  readonly imageTag?: string;
   /** Server name and version, e.g. "mariadbd 10.11.14-MariaDB". */
   describe(): Promise<{ server: string; version: string }>;
   /** Creates the system tables in an empty datadir. */

@@ -58,7 +58,6 @@ const rejected: [string, string, string][] = [
   ['disk smaller than the redo log', oneScenario('disk: {size: 64M}\nserver: {redoSize: 96M}'), 'scenarios[0].disk.size: 64M cannot hold the 96M redo log'],
   ['exercise share above one', oneScenario('exercise: {minShare: 50}'), 'scenarios[0].exercise.minShare: minShare is a share of cycles, from 0 to 1 (e.g. 0.5 for half)'],
   ['exercise with an unknown key', oneScenario('exercise: {share: 0.5}'), 'scenarios[0].exercise'],
-  ['docker without an image', oneScenario('runtime: docker'), 'scenarios[0].image: the docker runtime needs an image'],
   ['an image on the local runtime', oneScenario('image: mariadb:11.4'), 'scenarios[0].image: an image is used only with runtime: docker'],
   ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],
   ['finding nobody wrote up', oneScenario('findings: [torn-everything]'), "scenarios[0].findings[0]: 'torn-everything' is not allowed here; use page0-not-restored, o-direct-no-fsync, unaligned-16k, par-not-synced or fsync-checkpoint-race"],
@@ -119,6 +118,12 @@ t.test('a campaign takes exactly the disk sizes the disk makes each xfs on', asy
     const below = showSize(min - 65536);
     t.equal(rejection(at(min - 65536)).message, `${FILE}: scenarios[0].disk.size: ${below} is too small for ${fs}; use ${showSize(min)} or more`);
   }
+});
+
+t.test('a docker scenario may leave its image out: the runtime picks the newest built for the host', async (t) => {
+  const settings = parseCampaign(oneScenario('runtime: docker'), FILE).scenarios[0]!.settings;
+  t.equal(settings.runtime, 'docker');
+  t.equal(settings.image, undefined);
 });
 
 t.test('a missing file is bad input naming the path', async (t) => {

@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
+import { contextFromEnv } from '../../rig/context.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults, CycleRecord } from '../../rig/results/types.js';
 import { isFailing } from '../../rig/campaign/evidence.js';
-import { buildCli, leftoversUnder, rig, waitForFile, writeSmallCampaign } from '../fixtures/campaign-cli.js';
+import { ensureBuilt, leftoversUnder, rig, waitForFile } from '../fixtures/rig-cli.js';
+import { writeSmallCampaign } from '../fixtures/small-campaign.js';
 import { findAll, parseXml } from '../fixtures/xml-check.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-campaign-test-'));
@@ -24,11 +26,11 @@ const ids = (r: CampaignResults) => r.cycles.map((c) => `${c.id} seed ${c.seed}`
 const verdictClass = (c: CycleRecord) => (c.verdict === 'rig-error' ? 'rig-error' : 'judged');
 
 t.teardown(async () => {
-  await sweepLeftovers(); // takes down what a failed run of this file left
+  await sweepLeftovers({ context: contextFromEnv() }); // takes down what a failed run of this file left
   if ((await leftoversUnder(base)).length === 0) rmSync(base, { recursive: true, force: true });
 });
 
-t.before(buildCli);
+t.before(ensureBuilt);
 
 t.test('bad input exits 2 before anything is created', async (t) => {
   const bad = join(base, 'bad.yml');

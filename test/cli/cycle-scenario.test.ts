@@ -4,11 +4,10 @@
  */
 import t from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
-import { register } from '../../rig/cli/commands/cycle.js';
 import { MATRIX_KEYS } from '../../rig/campaign/matrix.js';
 import { SCENARIO_FLAGS, scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_SEED, DEFAULT_SERVER } from '../../rig/defaults.js';
-import { runCommand } from '../fixtures/run-command.js';
+import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 
 t.test('no flags: the settings of a campaign scenario that names nothing', async (t) => {
   const { scenario, seed, bounds } = scenarioFromFlags({});
@@ -50,10 +49,12 @@ const rejected: [string[], string][] = [
   [['--check-timeout', '0'], "rig: --check-timeout: '0' is not a whole number of seconds of at least 1\n"],
 ];
 
+t.before(ensureBuilt);
+
 for (const [args, line] of rejected) {
   t.test(`rig cycle ${args.join(' ')}: exit 2, one line naming the flag`, async (t) => {
-    const { err, code } = await runCommand(register, ['cycle', ...args]);
-    t.equal(code, 2);
-    t.equal(err, line);
+    const run = await rig(['cycle', ...args]);
+    t.equal(run.exitCode, 2);
+    t.equal(run.stderr, line.trimEnd());
   });
 }

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildImages } from '../../rig/docker/build-images.js';
-import { defaultWorkDir, dockerPaths } from '../../rig/docker/paths.js';
+import { dockerPaths } from '../../rig/docker/paths.js';
+import { contextFromEnv } from '../../rig/context.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
@@ -25,7 +26,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 
 const engine = await useDockerEngine(t, runId);
 if (engine) {
-  await buildImages({ docker: engine.docker, paths: dockerPaths(defaultWorkDir()), names: ['mariadb-offline'], log: (l) => t.comment(l) });
+  await buildImages({ docker: engine.docker, paths: dockerPaths(contextFromEnv().workDir), names: ['mariadb-offline'], log: (l) => t.comment(l) });
   const runtimes: Record<'docker' | 'local', ServerRuntime> = {
     docker: createDockerRuntime({ docker: engine.docker, image, runId }),
     local: createLocalRuntime(),

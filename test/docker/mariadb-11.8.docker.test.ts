@@ -5,18 +5,18 @@
  * fast; the redo checkpoint the rig reads is the one the server starts recovery from).
  */
 import t, { type Test } from 'tap';
-import { execa } from 'execa';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { buildImages } from '../../rig/docker/build-images.js';
-import { defaultWorkDir, dockerPaths } from '../../rig/docker/paths.js';
+import { dockerPaths } from '../../rig/docker/paths.js';
+import { contextFromEnv } from '../../rig/context.js';
 import { FINDINGS } from '../../rig/findings/catalog.js';
 import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
-import { buildCli, rig } from '../fixtures/campaign-cli.js';
+import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 
 const image = 'powercut-rig/mariadb-offline:11.8';
@@ -32,7 +32,7 @@ const serverCheckpoint = (log: string) => Number(/Starting crash recovery from c
 const engine = await useDockerEngine(t, runId);
 if (engine) {
   const started = Date.now();
-  const built = await buildImages({ docker: engine.docker, paths: dockerPaths(defaultWorkDir()), names: ['mariadb-11.8'], log: (l) => t.comment(l) });
+  const built = await buildImages({ docker: engine.docker, paths: dockerPaths(contextFromEnv().workDir), names: ['mariadb-11.8'], log: (l) => t.comment(l) });
   t.comment(`image ${built[0]?.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const runtime = createDockerRuntime({ docker: engine.docker, image, runId });
   const { server: binary, version } = await runtime.describe();
@@ -40,9 +40,10 @@ if (engine) {
   t.test('describe names MariaDB 11.8; rig images list shows the image built', async (t) => {
     t.equal(binary, 'mariadbd');
     t.match(version, /^11\.8\.\d+-MariaDB/);
-    const cli = ['--import', '@tapjs/typescript/import', 'test/fixtures/images-cli.ts', 'images', 'list'];
     // DOCKER_HOST names the test's engine: the command uses it and leaves it running
-    const list = await execa('node', cli, { env: { DOCKER_HOST: `unix://${engine.socketPath}` } });
+    await ensureBuilt();
+    const list = await rig(['images', 'list'], { DOCKER_HOST: `unix://${engine.socketPath}` });
+    t.equal(list.exitCode, 0, String(list.stderr));
     t.match(list.stdout, /^mariadb-11\.8 +powercut-rig\/mariadb-offline:11\.8 +offline \(trixie\) +built, \d+ MB/m);
     t.match(list.stdout, /^base +powercut-rig\/debian-base:trixie +debootstrap +built/m);
   });
@@ -114,7 +115,7 @@ if (engine) {
 }
 
 t.test('doublewrite: fast on MariaDB 10.11 (the host server) stops the campaign before anything runs: exit 2, one line', async (t) => {
-  await buildCli();
+  await ensureBuilt();
   const file = join(work, 'fast-on-1011.yml');
   writeFileSync(file, 'name: fast\nscenarios:\n  - {name: dw-fast, runtime: local, server: {doublewrite: fast}}\n');
   const run = await rig(['campaign', file, '--out', join(work, 'fast-out')], {});

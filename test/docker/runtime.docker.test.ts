@@ -3,12 +3,15 @@ import { chmod, mkdtemp, rm, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildImages } from '../../rig/docker/build-images.js';
-import { defaultWorkDir, dockerPaths } from '../../rig/docker/paths.js';
+import { dockerPaths } from '../../rig/docker/paths.js';
+import { contextFromEnv } from '../../rig/context.js';
 import { RigError } from '../../rig/errors.js';
 import { connectToServer, closeQuietly } from '../../rig/runtime/connect.js';
 import { createDockerRuntime, sweepContainers } from '../../rig/runtime/docker.js';
 import type { ServerSettings } from '../../rig/results/types.js';
 import type { ServerSpec } from '../../rig/runtime/types.js';
+import { IMAGE_CATALOG } from '../../rig/docker/image-catalog.js';
+import { chooseDefaultImage, flavorOfImage } from '../../rig/runtime/default-image.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 
 const runId = `test-${process.pid}`;
@@ -35,7 +38,7 @@ async function query(socketPath: string, sql: string): Promise<unknown[]> {
 
 const engine = await useDockerEngine(t, runId);
 if (engine) {
-  const built = await buildImages({ docker: engine.docker, paths: dockerPaths(defaultWorkDir()), names: ['mariadb-offline'], log: (l) => t.comment(l) });
+  const built = await buildImages({ docker: engine.docker, paths: dockerPaths(contextFromEnv().workDir), names: ['mariadb-offline'], log: (l) => t.comment(l) });
   t.comment(`image ${built[0]?.status} in ${built[0]?.ms} ms`);
   const runtime = createDockerRuntime({ docker: engine.docker, image, runId });
 
@@ -68,6 +71,24 @@ if (engine) {
     await second.server.stop();
     await second.server.stop();
     t.same(await sweepContainers(engine.docker, runId), [], 'nothing left to sweep');
+  });
+
+  t.test('with no image named, the newest built for the flavour; with none built, which to build', async (t) => {
+    const images = await engine.docker.listImages();
+    const built = (tag: string) => images.find((i) => (i.RepoTags ?? []).includes(tag));
+    const newest = (flavor: 'mariadb' | 'mysql') =>
+      IMAGE_CATALOG.filter((spec) => flavorOfImage(spec.tag) === flavor && built(spec.tag))
+        .sort((a, b) => built(b.tag)!.Created - built(a.tag)!.Created)[0]?.tag;
+    const mariadb = await chooseDefaultImage(engine.docker, 'mariadb');
+    t.equal(mariadb.tag, newest('mariadb'), `${mariadb.tag}, built ${mariadb.created}`);
+    t.ok(built(image), 'the image this file built is a candidate');
+    const mysql = newest('mysql');
+    if (mysql) t.equal((await chooseDefaultImage(engine.docker, 'mysql')).tag, mysql);
+    else {
+      const error = await chooseDefaultImage(engine.docker, 'mysql').catch((e: unknown) => e);
+      t.equal((error as RigError).exitCode, 2);
+      t.match((error as RigError).message, /^no --image given and no image for the host's server \(mysql\) is built: run rig images build (--offline )?--image \S+, or name one with --image$/);
+    }
   });
 
   t.test('a missing image is bad input, one line', async (t) => {

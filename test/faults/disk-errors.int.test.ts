@@ -15,7 +15,7 @@ import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { DiskError } from '../../faults/disk-error.js';
-import { ensureBuilt, leftoversUnder, rig } from '../fixtures/disk-cli.js';
+import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
 
 const MiB = 1 << 20;
 

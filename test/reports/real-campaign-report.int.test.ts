@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildCli, leftoversUnder, rig } from '../fixtures/campaign-cli.js';
+import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-real-report-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ scenarios:
 );
 
 t.test('a real campaign renders a report a reviewer can read', async (t) => {
-  await buildCli();
+  await ensureBuilt();
   const out = join(work, 'out');
   const run = await rig(['campaign', file, '--out', out], { RIG_CACHE: join(work, 'cache') });
   t.comment(run.stdout);

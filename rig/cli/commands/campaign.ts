@@ -19,7 +19,7 @@ import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.j
 import { parseShard, selectShard } from '../../campaign/shard.js';
 import type { Campaign } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
-import { CACHE_ROOT } from '../../defaults.js';
+import { contextFromEnv, type RigContext } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
@@ -48,14 +48,14 @@ interface CampaignOptions {
  * settings are checked against its server (doublewrite: fast needs MariaDB 11.x) before anything
  * runs. On any failure the runtimes made so far are closed.
  */
-async function scenarioRuntimes(campaign: Campaign): Promise<Map<string, ScenarioRuntime>> {
+async function scenarioRuntimes(campaign: Campaign, context: RigContext, signal: AbortSignal): Promise<Map<string, ScenarioRuntime>> {
   const byKey = new Map<string, ScenarioRuntime>();
   const byScenario = new Map<string, ScenarioRuntime>();
   try {
     for (const { settings } of campaign.scenarios) {
       const key = `${settings.runtime}\0${settings.image ?? ''}`;
       if (!byKey.has(key)) {
-        const runtime = await createRuntime(settings);
+        const runtime = await createRuntime(settings, context, signal);
         byKey.set(key, { runtime, serverVersion: '' });
         const { server, version } = await runtime.describe();
         byKey.set(key, { runtime, serverVersion: `${server} ${version}` });
@@ -70,6 +70,15 @@ async function scenarioRuntimes(campaign: Campaign): Promise<Map<string, Scenari
     for (const r of byKey.values()) await r.runtime.close?.();
     throw error;
   }
+}
+
+/** The campaign with each docker scenario naming the image it runs, chosen when it named none. */
+function withChosenImages(loaded: Campaign, runtimes: Map<string, ScenarioRuntime>): Campaign {
+  const scenarios = loaded.scenarios.map((s) => {
+    const tag = runtimes.get(s.settings.name)?.runtime.imageTag;
+    return tag && !s.settings.image ? { ...s, settings: { ...s.settings, image: tag } } : s;
+  });
+  return { ...loaded, scenarios };
 }
 
 /** The campaign cut down to the scenarios --scenario names (all of them when it names none). */
@@ -92,20 +101,24 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
   let resume: ResumeState | null = null;
   if (o.resume) resume = await readResumeState(dir, loaded, shard, planned);
   else checkFreshOutFolder(dir);
-  const runtimes = await scenarioRuntimes(loaded);
-  const first = runtimes.get(loaded.scenarios[0]!.settings.name)!;
-  const environment = await describeEnvironment(first.runtime);
+  const context = contextFromEnv();
   return runInterruptible(async (signal) => {
-    const swept = await sweepLeftovers();
+    const swept = await sweepLeftovers({ context });
     for (const line of [...swept.removed, ...swept.problems]) process.stderr.write(`rig: leftover of an earlier run: ${line}\n`);
-    if (o.resume && !resume) process.stderr.write(`rig: nothing to resume in ${o.out} (no results.json); starting the campaign\n`);
-    if (!resume) clearEarlierRun(dir);
-    const finished = resume?.finished ?? [];
-    const progress = createProgress(planned.length, finished, process.stderr.isTTY === true);
+    // made inside the interruptible part: Ctrl-C while the rig's dockerd starts still stops it
+    const runtimes = await scenarioRuntimes(loaded, context, signal);
+    const campaign = withChosenImages(loaded, runtimes);
+    let progress: ReturnType<typeof createProgress> | null = null;
     let run;
     try {
+      const first = runtimes.get(loaded.scenarios[0]!.settings.name)!;
+      const environment = await describeEnvironment(first.runtime);
+      if (o.resume && !resume) process.stderr.write(`rig: nothing to resume in ${o.out} (no results.json); starting the campaign\n`);
+      if (!resume) clearEarlierRun(dir);
+      const finished = resume?.finished ?? [];
+      progress = createProgress(planned.length, finished, process.stderr.isTTY === true);
       run = await runCampaign({
-        campaign: loaded,
+        campaign,
         cycles: planned,
         finished,
         dir,
@@ -121,13 +134,13 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
         },
         evidenceMaxBytes: evidenceMax ?? loaded.evidence.maxBytes,
         runtimeFor: (name) => runtimes.get(name)!,
-        cacheRoot: CACHE_ROOT,
+        cacheRoot: context.cacheRoot,
         progress,
         renderReport: (d) => writeReport(d),
         signal,
       });
     } finally {
-      progress.stop();
+      progress?.stop();
       for (const r of new Set(runtimes.values())) await r.runtime.close?.();
     }
     printEnd(run.results, run.report);

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CACHE_ROOT } from '../../defaults.js';
+import { contextFromEnv } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';
 import { formatCycleSummary } from '../../cycle/cycle-summary.js';
@@ -21,21 +21,24 @@ import { runAction } from '../run-action.js';
 async function cycle(o: Record<string, string | undefined>): Promise<number> {
   const { scenario, seed, bounds } = scenarioFromFlags(o);
   const dir = resolve(o.out ?? mkdtempSync(join(tmpdir(), 'rig-cycle-')));
+  const context = contextFromEnv();
   return runInterruptible(async (signal) => {
-    await sweepLeftovers();
-    const runtime = await createRuntime(scenario.settings, signal);
+    await sweepLeftovers({ context });
+    const runtime = await createRuntime(scenario.settings, context, signal);
+    // the record names the image the cycle ran, chosen or not, so rig repro runs it again
+    const settings = runtime.imageTag ? { ...scenario.settings, image: runtime.imageTag } : scenario.settings;
     try {
       const { server, version } = await runtime.describe();
-      const unsupported = unsupportedSetting(scenario.settings.server, serverIdentity(version));
+      const unsupported = unsupportedSetting(settings.server, serverIdentity(version));
       if (unsupported) throw badInput(unsupported);
       const record = await runCycle({
         id: 'cycle',
-        settings: scenario.settings,
+        settings,
         cycle: 1,
         seed,
-        expectation: scenario.settings.expect,
+        expectation: settings.expect,
         dir,
-        cacheRoot: CACHE_ROOT,
+        cacheRoot: context.cacheRoot,
         runtime,
         serverVersion: `${server} ${version}`,
         repro: `rig repro ${dir}`,

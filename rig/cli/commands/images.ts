@@ -9,7 +9,9 @@ import { buildImages, selectImages } from '../../docker/build-images.js';
 import { connectEngine, type DockerEngine } from '../../docker/engine.js';
 import { imageNames } from '../../docker/image-catalog.js';
 import { formatImageList, listImages } from '../../docker/list-images.js';
-import { defaultWorkDir, dockerPaths } from '../../docker/paths.js';
+import { dockerPaths } from '../../docker/paths.js';
+import { contextFromEnv } from '../../context.js';
+import { runInterruptible } from '../../interrupts.js';
 import { runAction } from '../run-action.js';
 
 interface EngineFlags {
@@ -24,21 +26,17 @@ interface BuildOptions extends EngineFlags {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Runs `work` against an engine, with Ctrl-C aborting it, and stops an engine it started. */
+/** Runs `work` against an engine, with Ctrl-C (or SIGTERM) aborting it, and stops an engine it started. */
 async function withEngine(flags: EngineFlags, work: (engine: DockerEngine, signal: AbortSignal) => Promise<number>): Promise<number> {
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  try {
-    const engine = await connectEngine({ workDir: flags.workDir, allowStart: flags.engineStart, log, signal: controller.signal });
+  const { dockerHost } = contextFromEnv();
+  return runInterruptible(async (signal) => {
+    const engine = await connectEngine({ workDir: flags.workDir, dockerHost, allowStart: flags.engineStart, log, signal });
     try {
-      return await work(engine, controller.signal);
+      return await work(engine, signal);
     } finally {
       await engine.stop();
     }
-  } finally {
-    process.off('SIGINT', onSignal);
-  }
+  });
 }
 
 async function build(options: BuildOptions): Promise<number> {
@@ -68,7 +66,7 @@ async function list(options: EngineFlags): Promise<number> {
 function engineOptions(command: Command): Command {
   return command
     .option('--no-engine-start', 'fail instead of starting a dockerd when no engine answers')
-    .option('--work-dir <dir>', 'the rig work dir (own engine, caches)', defaultWorkDir());
+    .option('--work-dir <dir>', 'the rig work dir (own engine, caches; POWERCUT_RIG_WORK_DIR)', contextFromEnv().workDir);
 }
 
 export function register(program: Command): void {

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { DEFAULT_RECOVERY_BOUNDS } from '../../defaults.js';
+import { contextFromEnv } from '../../context.js';
 import { runInterruptible } from '../../interrupts.js';
 import { CleanupStack } from '../../cycle/cleanup-stack.js';
 import { rebuildAndServe, reproDown } from '../../cycle/repro.js';
@@ -38,7 +39,7 @@ async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }
     }
     const cleanup = new CleanupStack();
     try {
-      const runtime = await createRuntime(record.settings, signal);
+      const runtime = await createRuntime(record.settings, contextFromEnv(), signal);
       cleanup.push('runtime', async () => runtime.close?.());
       const runDir = makeRunDir();
       cleanup.push('run dir', async () => runDir.remove());

@@ -1,18 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { register } from '../../../rig/cli/commands/report.js';
-import { runCommand } from '../../fixtures/run-command.js';
+import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
 import { copyQuickCampaign } from '../../fixtures/report/load-fixture.js';
 
-const runReport = (args: string[]) => runCommand(register, ['report', ...args]);
+t.before(ensureBuilt);
+const runReport = async (args: string[]) => {
+  const run = await rig(['report', ...args]);
+  return { out: String(run.stdout), err: String(run.stderr), code: run.exitCode };
+};
 
 t.test('rig report DIR writes DIR/index.html and prints its path', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);
   const { out, code } = await runReport([run.dir]);
   t.equal(code, 0);
-  t.equal(out, `${join(run.dir, 'index.html')}\n`);
+  t.equal(out, `${join(run.dir, 'index.html')}`);
   t.match(await readFile(join(run.dir, 'index.html'), 'utf8'), /✓ PASS/);
 });
 
@@ -21,7 +24,7 @@ t.test('--out FILE writes there', async (t) => {
   t.teardown(run.cleanup);
   const { out, code } = await runReport([run.dir, '--out', join(run.dir, 'cycles', 'report.html')]);
   t.equal(code, 0);
-  t.equal(out, `${join(run.dir, 'cycles', 'report.html')}\n`);
+  t.equal(out, `${join(run.dir, 'cycles', 'report.html')}`);
 });
 
 t.test('a bad folder or an --out in a missing folder is one line and exit 2', async (t) => {
@@ -29,12 +32,12 @@ t.test('a bad folder or an --out in a missing folder is one line and exit 2', as
   t.teardown(run.cleanup);
   const missing = await runReport([join(run.dir, 'missing')]);
   t.equal(missing.code, 2);
-  t.match(missing.err, /^rig: .*missing is not a folder: give the folder a campaign wrote \(it holds results\.json\)\n$/);
+  t.match(missing.err, /^rig: .*missing is not a folder: give the folder a campaign wrote \(it holds results\.json\)$/);
   const noResults = await runReport([join(run.dir, 'cycles')]);
   t.equal(noResults.code, 2);
   t.match(noResults.err, /results\.json not found/);
   const badOut = await runReport([run.dir, '--out', join(run.dir, 'no', 'such', 'r.html')]);
   t.equal(badOut.code, 2);
-  t.match(badOut.err, /does not exist; give --out a file in an existing folder\n$/);
-  t.equal(badOut.err.split('\n').length, 2, 'one line');
+  t.match(badOut.err, /does not exist; give --out a file in an existing folder$/);
+  t.equal(badOut.err.split('\n').length, 1, 'one line');
 });

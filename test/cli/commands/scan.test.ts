@@ -1,11 +1,14 @@
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { register } from '../../../rig/cli/commands/scan.js';
-import { runCommand } from '../../fixtures/run-command.js';
+import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
 import { makeTempDir, writeMariadbDatadir } from '../../fixtures/pages/synthetic-datadir.js';
 
-const runScan = (args: string[]) => runCommand(register, ['scan', ...args]);
+t.before(ensureBuilt);
+const runScan = async (args: string[]) => {
+  const run = await rig(['scan', ...args]);
+  return { out: String(run.stdout), err: String(run.stderr), code: run.exitCode };
+};
 
 t.test('clean datadir: exit 0 and a summary line', async (t) => {
   const dir = makeTempDir(t, 'rig-scan-');
