@@ -11,14 +11,13 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { writeReport } from '../reports/write-report.js';
-import { generateCampaign, writeCampaign } from '../test/fixtures/report/generate-campaign.js';
+import { generateCampaign, writeCampaign } from './synthetic-campaign.js';
 
 const RUNS = 5;
-const LOGS = resolve('test/fixtures/report/logs');
 
 async function renderCampaign(root: string, cycles: number): Promise<string> {
   const dir = join(root, `c${cycles}`);
-  await writeCampaign(dir, await generateCampaign({ cycles, preset: 'torn-pages', logsDir: LOGS }));
+  await writeCampaign(dir, await generateCampaign({ cycles, preset: 'torn-pages' }));
   return writeReport(dir);
 }
 

@@ -6,6 +6,7 @@
  */
 import type { CampaignResults, CycleRecord, ScenarioSummary, Verdict } from '../rig/results/types.js';
 import { describeExercise } from '../rig/results/exercise-claim.js';
+import { contradictedCycles } from '../rig/results/summarize.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
 import { describeStraddleTargets, tallyStraddles } from './straddles.js';
 
@@ -39,7 +40,7 @@ function plural(n: number, word: string): string {
 
 function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
   if (s.blind) return `${s.name} is blind (no torn page in ${plural(s.cyclesRun, 'cycle')})`;
-  if (s.vacuous && s.exercise && contradictions(s) === 0) return `${s.name} is vacuous (${describeExercise(s.exercise)})`;
+  if (s.vacuous && s.exercise && contradictedCycles(s) === 0) return `${s.name} is vacuous (${describeExercise(s.exercise)})`;
   const bad = cycles.filter((c) => c.scenario === s.name && !c.expectationHeld && c.verdict !== 'rig-error');
   if (bad.length === 0) return s.failures[0] ? `${s.name}: ${s.failures[0]}` : `${s.name} contradicted "${s.expectation}"`;
   const counts = new Map<string, number>();
@@ -51,7 +52,7 @@ function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
 export function campaignHeadline(results: CampaignResults): Headline {
   const status = results.outcome;
   const cycles = results.cycles.length;
-  const failed = results.scenarios.filter((s) => s.blind || s.vacuous || contradictions(s) > 0);
+  const failed = results.scenarios.filter((s) => s.blind || s.vacuous || contradictedCycles(s) > 0);
   let why: string;
   if (status === 'running') {
     const planned = results.scenarios.reduce((sum, s) => sum + s.cyclesPlanned, 0);
@@ -194,14 +195,9 @@ export const STATUS_TEXT: Record<ScenarioStatus, { icon: string; label: string }
 /** Worst first, so a grid cell holding several scenarios shows the worst of them. */
 export const STATUS_RANK: ScenarioStatus[] = ['blind', 'fail', 'vacuous', 'rig-error', 'not-run', 'pass'];
 
-/** Cycles that contradicted the expectation: rig errors, blindness and vacuity are not contradictions. */
-export function contradictions(s: ScenarioSummary): number {
-  return Math.max(0, s.failures.length - (s.verdictCounts['rig-error'] ?? 0) - (s.blind ? 1 : 0) - (s.vacuous ? 1 : 0));
-}
-
 export function scenarioStatus(s: ScenarioSummary): ScenarioStatus {
   if (s.blind) return 'blind';
-  if (contradictions(s) > 0) return 'fail';
+  if (contradictedCycles(s) > 0) return 'fail';
   if (s.vacuous) return 'vacuous';
   if (s.cyclesRun === 0) return 'not-run';
   if ((s.verdictCounts['rig-error'] ?? 0) > 0 || s.cyclesRun < s.cyclesPlanned || !s.held) return 'rig-error';

@@ -92,7 +92,7 @@ export function campaignOutcome(scenarios: ScenarioSummary[], finished: boolean)
  * failure lines that are neither rig errors, blindness nor vacuity.
  */
 export function contradictedCycles(summary: ScenarioSummary): number {
-  return summary.failures.length - (summary.verdictCounts['rig-error'] ?? 0) - (summary.blind ? 1 : 0) - (summary.vacuous ? 1 : 0);
+  return Math.max(0, summary.failures.length - (summary.verdictCounts['rig-error'] ?? 0) - (summary.blind ? 1 : 0) - (summary.vacuous ? 1 : 0));
 }
 
 /** The exit code an outcome gives a command: 0 pass, 1 fail, 3 rig error (2 is bad input). */

@@ -7,17 +7,17 @@
  * the innodb fold checksum is checked against the server itself, which accepts it on read.
  */
 import { execa } from 'execa';
-import { cp, mkdir, readFile, open } from 'node:fs/promises';
+import { cp, readFile, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
+import { closeQuietly, connectToServer } from '../../rig/runtime/connect.js';
 import { crc32PageChecksum } from '../../rig/pages/checksums.js';
 import { readDoublewrite } from '../../rig/pages/read-doublewrite.js';
 import { scanDatadir } from '../../rig/pages/scan-datadir.js';
 import { listTablespaceFiles } from '../../rig/pages/tablespace-files.js';
 import { isAllZero } from '../../rig/pages/page-format.js';
 import { stampPage } from '../fixtures/pages/fixture-pages.js';
-import { installDatadir, startMariadb } from '../fixtures/pages/mariadb-server.js';
-import { makeTempDir } from '../fixtures/pages/synthetic-datadir.js';
+import { initializedSpec, runSql, startServer, testSettings } from '../fixtures/local-server.js';
 
 const PS = 16384;
 
@@ -38,28 +38,32 @@ async function innochecksumFailures(datadir: string): Promise<Map<string, number
   return failures;
 }
 
-/** Builds the datadir once: db.t (full_crc32, updated after an old copy was taken), db.legacy (crc32). */
-async function prepare(t: Tap, root: string): Promise<{ data: string; oldT: Buffer }> {
-  const data = join(root, 'data');
-  await installDatadir(data);
-  const server = await startMariadb(t, data, root);
-  await server.sql(`CREATE DATABASE db; USE db;
-    CREATE TABLE t (id INT PRIMARY KEY, k INT, c CHAR(120), KEY(k)) ENGINE=InnoDB;
-    INSERT INTO t SELECT seq, seq % 1000, REPEAT('x', 100) FROM seq_1_to_4000;
-    SET GLOBAL innodb_checksum_algorithm = crc32;
-    CREATE TABLE legacy (id INT PRIMARY KEY, c CHAR(120)) ENGINE=InnoDB;
-    INSERT INTO legacy SELECT seq, REPEAT('y', 100) FROM seq_1_to_3000;
-    FLUSH TABLES t FOR EXPORT;`);
-  const oldT = await readFile(join(data, 'db', 't.ibd'));
-  await server.sql("USE db; UNLOCK TABLES; UPDATE t SET c = REPEAT('z', 100), k = k + 1;");
-  await server.shutdown();
-  return { data, oldT };
+/** Builds a datadir: db.t (full_crc32, updated after an old copy was taken), db.legacy (crc32). */
+async function prepare(t: Tap): Promise<{ data: string; root: string; oldT: Buffer }> {
+  const spec = await initializedSpec(t);
+  const server = await startServer(t, spec);
+  await runSql(server, [
+    'CREATE DATABASE db',
+    'USE db',
+    'CREATE TABLE db.t (id INT PRIMARY KEY, k INT, c CHAR(120), KEY(k)) ENGINE=InnoDB',
+    "INSERT INTO db.t SELECT seq, seq % 1000, REPEAT('x', 100) FROM seq_1_to_4000",
+    'SET GLOBAL innodb_checksum_algorithm = crc32',
+    'CREATE TABLE db.legacy (id INT PRIMARY KEY, c CHAR(120)) ENGINE=InnoDB',
+    "INSERT INTO db.legacy SELECT seq, REPEAT('y', 100) FROM seq_1_to_3000",
+  ]);
+  const connection = await connectToServer({ socketPath: server.socketPath });
+  await connection.query('FLUSH TABLES db.t FOR EXPORT');
+  const oldT = await readFile(join(spec.datadir, 'db', 't.ibd'));
+  await connection.query('UNLOCK TABLES');
+  await closeQuietly(connection);
+  await runSql(server, ["UPDATE db.t SET c = REPEAT('z', 100), k = k + 1"]);
+  await server.stop();
+  return { data: spec.datadir, root: join(spec.datadir, '..'), oldT };
 }
 type Tap = { teardown(fn: () => unknown): void };
 
 t.test('rig and innochecksum agree page for page on real tablespaces', async (t) => {
-  const root = makeTempDir(t, 'pages-agree-');
-  const { data, oldT } = await prepare(t, root);
+  const { data, root, oldT } = await prepare(t);
 
   const clean = await scanDatadir(data);
   t.same(clean.invalid, [], 'a cleanly shut down datadir has no invalid page');
@@ -114,8 +118,7 @@ function findTornCandidate(oldT: Buffer, newT: Buffer): { page: number; unit: nu
 }
 
 t.test('pages stamped with the legacy innodb fold checksum pass the rig and the real server', async (t) => {
-  const root = makeTempDir(t, 'pages-fold-');
-  const { data } = await prepare(t, root);
+  const { data, root } = await prepare(t);
   const legacy = join(data, 'db', 'legacy.ibd');
   const bytes = await readFile(legacy);
   let stamped = 0;
@@ -129,12 +132,14 @@ t.test('pages stamped with the legacy innodb fold checksum pass the rig and the 
   await patch(legacy, 0, bytes);
   t.same((await scanDatadir(data)).invalid, [], `the rig accepts ${stamped} re-stamped pages`);
 
-  const run = join(root, 'run2');
-  await mkdir(run);
-  const server = await startMariadb(t, data, run, ['--innodb-checksum-algorithm=crc32']);
-  t.equal(await server.sql('CHECK TABLE db.legacy EXTENDED'), 'db.legacy\tcheck\tstatus\tOK');
-  t.equal(await server.sql("SELECT COUNT(*), SUM(c = REPEAT('y', 100)) FROM db.legacy"), '3000\t3000');
-  await server.shutdown();
-  const log = await readFile(server.errorLog, 'utf8');
+  const server = await startServer(t, { datadir: data, runDir: join(root, 'run2'), settings: testSettings });
+  const [checked, counted] = await runSql(server, [
+    'CHECK TABLE db.legacy EXTENDED',
+    "SELECT COUNT(*) AS n, SUM(c = REPEAT('y', 100)) AS y FROM db.legacy",
+  ]);
+  t.same(checked, [{ Table: 'db.legacy', Op: 'check', Msg_type: 'status', Msg_text: 'OK' }]);
+  t.same(counted, [{ n: 3000, y: '3000' }]);
+  const log = await server.errorLog();
+  await server.stop();
   t.notMatch(log, /corrupt|checksum mismatch|\[ERROR\]/i, 'the server read every page without complaint');
 });

@@ -7,7 +7,7 @@ import { writeReport } from '../../reports/write-report.js';
 import { RigError } from '../../rig/errors.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { copyQuickCampaign, quickResults } from '../fixtures/report/load-fixture.js';
-import { generateCampaign } from '../fixtures/report/generate-campaign.js';
+import { generateCampaign } from '../../bench/synthetic-campaign.js';
 import { gapSize, parseExcerpt } from '../../reports/sections/cycle/log-excerpt.js';
 import { escapeHtml, html } from '../../reports/html.js';
 import { commitRates, niceStep, shortNumber, throughputChart, ticks } from '../../reports/charts/throughput-chart.js';

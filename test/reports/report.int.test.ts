@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReport } from '../../reports/write-report.js';
 import { copyQuickCampaign } from '../fixtures/report/load-fixture.js';
-import { generateCampaign, writeCampaign } from '../fixtures/report/generate-campaign.js';
+import { generateCampaign, writeCampaign } from '../../bench/synthetic-campaign.js';
 
 const ARTIFACTS = resolve('.tap/artifacts');
 const REAL_DIR = process.env.RIG_REPORT_DIR;
