@@ -56,14 +56,19 @@ export function pickMirror(entries: AptEntry[], suite: string): string | null {
   return hit ? hit.uri.replace(/\/+$/, '') : null;
 }
 
+/** Suites with no -updates or -security of their own: unstable gets every fix as a new upload. */
+const ROLLING_SUITES = new Set(['sid', 'unstable']);
+
 /**
  * The entries for `suite` and its family (suite-updates, suite-security), as sources.list lines;
  * with `as`, the same lines for another suite (a Debian mirror serves every suite the same way).
+ * A rolling `as` (sid) gets the suite's own lines only: sid-updates and sid-security do not exist.
  */
 export function sourcesListFor(entries: AptEntry[], suite: string, as = suite): string {
   const lines: string[] = [];
   for (const entry of entries) {
     for (const s of entry.suites.filter((x) => x === suite || x.startsWith(`${suite}-`))) {
+      if (s !== suite && ROLLING_SUITES.has(as)) continue;
       lines.push(`deb ${entry.uri} ${as}${s.slice(suite.length)} ${entry.components.join(' ')}`);
     }
   }

@@ -1,6 +1,6 @@
 /**
  * The offline base images: Debian from debootstrap (minbase), imported as
- * powercut-rig/debian-base:<suite> (bookworm, trixie). The mirror comes from the host's apt
+ * powercut-rig/debian-base:<suite> (bookworm, trixie, sid). The mirror comes from the host's apt
  * sources (the host's own mirror serves a suite it does not list); the Release file's signature is
  * always checked against the host's debian-archive-keyring. The rootfs tarball is cached under the
  * rig's work dir, so a rebuild after `docker rmi` takes seconds.
@@ -17,7 +17,7 @@ import type { DebianSuite } from './image-catalog.js';
 import type { DockerPaths } from './paths.js';
 import { unmountUnder } from './process-records.js';
 
-/** The keyring every debootstrap checks the Release signature against (bookworm's verifies trixie too). */
+/** The keyring every debootstrap checks the Release signature against (bookworm's verifies trixie and sid too). */
 export const ARCHIVE_KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg';
 
 export function baseImage(suite: DebianSuite): string {
@@ -60,7 +60,7 @@ async function ensureBaseTarball(build: BaseBuild): Promise<string> {
   try {
     await debootstrap(rootfs, mirror.uri, build);
     await writeFile(join(rootfs, 'etc/apt/sources.list'), mirror.sourcesList);
-    await rm(join(rootfs, 'etc/apt/sources.list.d/debian.sources'), { force: true }); // trixie's own deb822 file
+    await rm(join(rootfs, 'etc/apt/sources.list.d/debian.sources'), { force: true }); // trixie's and sid's own deb822 file
     // services never start during an image build
     await writeFile(join(rootfs, 'usr/sbin/policy-rc.d'), '#!/bin/sh\nexit 101\n');
     await chmod(join(rootfs, 'usr/sbin/policy-rc.d'), 0o755);

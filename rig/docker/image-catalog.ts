@@ -1,14 +1,14 @@
 /**
  * The server images the rig knows how to build: one folder under images/ each. Registry images
  * start FROM the upstream image; offline ones start FROM a debootstrap base of their Debian suite
- * (bookworm for MariaDB 10.11, trixie for MariaDB 11.8).
+ * (bookworm for MariaDB 10.11, trixie for MariaDB 11.8, sid for Oracle MySQL 9.7).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { badInput } from '../errors.js';
 
 /** The Debian suites an offline image can start from. */
-export type DebianSuite = 'bookworm' | 'trixie';
+export type DebianSuite = 'bookworm' | 'trixie' | 'sid';
 
 interface SpecBase {
   name: string; // the folder under images/, and what `--image` takes
@@ -21,6 +21,7 @@ export type ImageSpec = (SpecBase & { offline: true; suite: DebianSuite }) | (Sp
 export const IMAGE_CATALOG: readonly ImageSpec[] = [
   { name: 'mariadb-offline', tag: 'powercut-rig/mariadb-offline:10.11', offline: true, suite: 'bookworm' },
   { name: 'mariadb-11.8', tag: 'powercut-rig/mariadb-offline:11.8', offline: true, suite: 'trixie' },
+  { name: 'mysql-9.7', tag: 'powercut-rig/mysql-offline:9.7', offline: true, suite: 'sid' },
   { name: 'mariadb-10.11', tag: 'powercut-rig/mariadb:10.11', offline: false },
   { name: 'mariadb-11.4', tag: 'powercut-rig/mariadb:11.4', offline: false },
   { name: 'mysql-8.0', tag: 'powercut-rig/mysql:8.0', offline: false },

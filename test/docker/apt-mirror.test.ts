@@ -68,6 +68,11 @@ t.test('a suite the host does not list comes from the host mirror, -updates and 
   t.equal(chooseMirror([], 'trixie', 'bookworm'), null);
 });
 
+t.test('sid has no -updates or -security: only its own line', async (t) => {
+  const entries = parseDeb822Sources(deb822);
+  t.same(chooseMirror(entries, 'sid', 'bookworm'), { uri: 'http://deb.debian.org/debian', sourcesList: 'deb http://deb.debian.org/debian/ sid main\n' });
+});
+
 t.test('the host suite is VERSION_CODENAME from os-release', async (t) => {
   const dir = t.testdir({ 'os-release': 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n', empty: '' });
   t.equal(await readHostSuite(`${dir}/os-release`), 'bookworm');
