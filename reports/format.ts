@@ -64,6 +64,7 @@ export const EXPECTATION_TEXT: Record<Expectation, string> = {
   'recovers': 'recovers: every torn page restored, no commit lost',
   'never-torn': 'never torn: no page may tear in the crash image',
   'torn-reproduced': 'torn reproduced: the negative control must tear pages',
+  'detects': 'detects: every torn page restored by redo or named by a server that refuses to start, never silent',
 };
 
 export function formatIso(iso: string | null): string {

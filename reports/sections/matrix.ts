@@ -1,6 +1,6 @@
 /**
  * The scenario matrix as a grid: rows are filesystems (and page sizes where they vary), columns are
- * doublewrite on/fast/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
+ * doublewrite on/fast/detect-and-recover/detect-only/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
  */
 import type { CampaignResults, ScenarioSummary } from '../../rig/results/types.js';
 import { FILESYSTEMS, type FsKind } from '../../faults/filesystems.js';
@@ -55,7 +55,7 @@ export function matrixSection(results: CampaignResults): Html {
   const groups = DOUBLEWRITE_MODES.map((dw) => ({ dw, span: columns.filter((c) => c.dw === dw).length })).filter((g) => g.span > 0);
   return html`<section id="matrix"><h2>Matrix</h2>
 <table class="matrix"><thead>
-<tr><th rowspan="2" class="corner">filesystem${pageSizesVary ? ' · page size' : ''}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw === 'fast' ? 'fast' : g.dw.toUpperCase()}</th>`)}</tr>
+<tr><th rowspan="2" class="corner">filesystem${pageSizesVary ? ' · page size' : ''}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw === 'on' || g.dw === 'off' ? g.dw.toUpperCase() : g.dw}</th>`)}</tr>
 <tr>${columns.map((c) => html`<th>atomic ${formatUnit(c.unit)}</th>`)}</tr>
 </thead><tbody>${rows.map((row) => html`<tr><th class="row-head">${row.label}</th>${columns.map((c) =>
     matrixCell(scenarios.filter((s) => rowKey(s, pageSizesVary) === row.key && modeOf(s) === c.dw && s.settings.disk.atomicUnit === c.unit)))}</tr>`)}

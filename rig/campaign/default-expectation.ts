@@ -1,11 +1,14 @@
 /**
  * The expectation a scenario has when it names none (DESIGN.md, "The oracle"): doublewrite on
  * recovers; doublewrite off with an atomic unit that covers a page never tears; doublewrite off
- * with a smaller unit is the negative control that must reproduce torn pages.
+ * with a smaller unit is the negative control that must reproduce torn pages, unless it is MySQL's
+ * DETECT_ONLY, which must detect them.
  */
+import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { DiskSettings, Expectation, ServerSettings } from '../results/types.js';
 
 export function defaultExpectation(server: ServerSettings, disk: DiskSettings): Expectation {
-  if (server.doublewrite) return 'recovers';
-  return disk.atomicUnit >= server.pageSize ? 'never-torn' : 'torn-reproduced';
+  if (writesPageCopies(server.doublewrite)) return 'recovers';
+  if (disk.atomicUnit >= server.pageSize) return 'never-torn';
+  return server.doublewrite === 'detect-only' ? 'detects' : 'torn-reproduced';
 }

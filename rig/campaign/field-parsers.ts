@@ -7,6 +7,7 @@
 import { accept, oneOf, reject, show, type Checked } from '../../faults/checked.js';
 import { readSize, showSize } from '../../faults/sizes.js';
 import { checkTrigger } from '../../faults/trigger.js';
+import type { DoublewriteSetting } from '../results/doublewrite-mode.js';
 import { PAGE_SIZES } from '../results/types.js';
 
 export function checkPageSize(value: unknown): Checked<number> {
@@ -23,11 +24,16 @@ export function checkOnOff(value: unknown): Checked<boolean> {
   return reject(`${show(value)} is not on or off; use on or off`);
 }
 
-/** innodb_doublewrite: on, off, or fast (MariaDB 11.x; the server in use is checked before the run). */
-export function checkDoublewrite(value: unknown): Checked<boolean | 'fast'> {
-  if (value === 'fast') return accept('fast');
+/**
+ * innodb_doublewrite: on, off, fast (MariaDB 11.x), detect-only or detect-and-recover (MySQL
+ * 8.0.30+); the server in use is checked before the run.
+ */
+export function checkDoublewrite(value: unknown): Checked<DoublewriteSetting> {
+  if (value === 'fast' || value === 'detect-only' || value === 'detect-and-recover') return accept(value);
   const onOff = checkOnOff(value);
-  return onOff.ok ? onOff : reject(`${show(value)} is not on, off or fast; use on, off or fast (fast: MariaDB 11.x only)`);
+  return onOff.ok
+    ? onOff
+    : reject(`${show(value)} is not on, off, fast, detect-only or detect-and-recover; use one of those (fast: MariaDB 11.x; detect-*: MySQL 8.0.30+)`);
 }
 
 /** A campaign's trigger: any the disk has but `manual`, which waits for a person. */

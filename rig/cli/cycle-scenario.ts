@@ -14,7 +14,7 @@ import { loadSchema } from '../campaign/schema.js';
 import type { PlannedScenario } from '../campaign/types.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
-import { doublewriteMode } from '../results/doublewrite-mode.js';
+import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
 import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
 
 interface ScenarioFlag {
@@ -28,11 +28,11 @@ interface ScenarioFlag {
 const [server, disk, load] = [DEFAULT_SERVER, DEFAULT_DISK, DEFAULT_LOAD];
 
 export const SCENARIO_FLAGS: ScenarioFlag[] = [
-  { key: 'server.doublewrite', flag: '--doublewrite <on|off|fast>', help: 'InnoDB doublewrite buffer (fast: MariaDB 11.x)', shown: doublewriteMode(server.doublewrite) },
+  { key: 'server.doublewrite', flag: '--doublewrite <mode>', help: `InnoDB doublewrite buffer: ${oneOf(DOUBLEWRITE_MODES)} (fast: MariaDB 11.x; detect-*: MySQL 8.0.30+)`, shown: doublewriteMode(server.doublewrite) },
   { key: 'server.pageSize', flag: '--page-size <size>', help: 'innodb_page_size', shown: showSize(server.pageSize) },
   { key: 'server.flushMethod', flag: '--flush-method <method>', help: `innodb_flush_method: ${oneOf(FLUSH_METHODS)}`, shown: server.flushMethod },
   { key: 'server.bufferPool', flag: '--buffer-pool <size>', help: 'innodb_buffer_pool_size', shown: server.bufferPool },
-  { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size', shown: server.redoSize },
+  { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size (MySQL 8.0.30+: innodb_redo_log_capacity)', shown: server.redoSize },
   { key: 'disk.atomic', flag: '--atomic <unit>', help: `atomic write unit of the disk: ${oneOf(ATOMIC_UNITS.map(showSize))}`, shown: showSize(disk.atomicUnit) },
   { key: 'disk.fs', flag: '--fs <fs>', help: `filesystem: ${oneOf(DATADIR_FILESYSTEMS)}`, shown: disk.fs },
   { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: formatTrigger(disk.trigger) },

@@ -5,6 +5,7 @@
  * as hits of that finding; those among them that contradict the expectation are listed as such and
  * do not fail the campaign; a contradiction no signature explains still fails it.
  */
+import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord } from '../results/types.js';
 
 export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race'] as const;
@@ -39,7 +40,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: 'MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC: doublewrite cannot protect on a volatile write cache',
     doc: 'docs/findings/o-direct-no-fsync.md',
     matches: (r) =>
-      r.settings.server.doublewrite &&
+      writesPageCopies(r.settings.server.doublewrite) &&
       r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
       r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite)),
   },
@@ -48,7 +49,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: '16 KiB atomic writes without doublewrite tear pages on filesystems that do not keep pages 16 KiB-aligned',
     doc: 'docs/findings/unaligned-16k.md',
     matches: (r) =>
-      !r.settings.server.doublewrite &&
+      !writesPageCopies(r.settings.server.doublewrite) &&
       r.settings.disk.atomicUnit >= r.settings.server.pageSize &&
       r.tornPagesBefore.length > 0 &&
       (r.cut?.stats.pageWritesStraddling ?? 0) > 0,

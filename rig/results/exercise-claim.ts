@@ -7,6 +7,7 @@
  * without testing what it claims. A negative control reports its cycles with in-use torn pages;
  * never tearing at all is already `blind`.
  */
+import { writesPageCopies } from './doublewrite-mode.js';
 import { describeExercised } from './exercised.js';
 import type { CycleRecord, Exercised, ExerciseSummary, ScenarioSettings } from './types.js';
 
@@ -19,7 +20,7 @@ const CLAIMS: Record<ExerciseSummary['claim'], { test: (e: Exercised) => boolean
 };
 
 export function claimOf(settings: ScenarioSettings): ExerciseSummary['claim'] | null {
-  if (settings.expect === 'recovers') return settings.server.doublewrite ? 'doublewrite' : null;
+  if (settings.expect === 'recovers') return writesPageCopies(settings.server.doublewrite) ? 'doublewrite' : null;
   return settings.expect === 'never-torn' ? 'page-writes-in-flight' : 'in-use-torn';
 }
 

@@ -10,6 +10,10 @@
  *   commit, corruption (reported or silent), a crash, a hang or a failed shutdown. A refusal to
  *   start with nothing torn (`refused`, `detected` by a logged complaint) is left to the blindness
  *   check: a write torn outside the pages the rig maps (the redo log) can make the server refuse.
+ * - detects (MySQL's innodb_doublewrite=DETECT_ONLY, which records page ids and LSNs, no copies):
+ *   a torn page must never pass silently. `no-torn`, `restored` (redo rebuilt every torn page) and
+ *   `detected` (the server refused to start and said why) hold; everything else contradicts it,
+ *   like recovers. Like the negative control, a scenario whose cycles never tore is blind.
  * rig-error meets nothing and contradicts nothing: the summary counts it on its own.
  */
 import type { Expectation, Verdict } from './types.js';
@@ -33,7 +37,14 @@ export function expectationHolds(expectation: Expectation, verdict: Verdict, tor
       return verdict === 'no-torn' && tornCount === 0;
     case 'torn-reproduced':
       return tornCount > 0 || !UNEXPLAINED_WITHOUT_TEAR.has(verdict);
+    case 'detects':
+      return verdict === 'restored' || verdict === 'no-torn' || verdict === 'detected';
   }
+}
+
+/** Expectations whose claim needs torn pages: a scenario that never tore one is blind. */
+export function needsTear(expectation: Expectation): boolean {
+  return expectation === 'torn-reproduced' || expectation === 'detects';
 }
 
 /** Whether a cycle contradicted its expectation: a database finding, as opposed to a rig error. */

@@ -8,7 +8,7 @@
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import { doublewriteMode } from './doublewrite-mode.js';
 import { describeExercise } from './exercise-claim.js';
-import { contradicts } from './expectation.js';
+import { contradicts, needsTear } from './expectation.js';
 import type { CampaignResults, CycleRecord, ScenarioSummary } from './types.js';
 import { escapeXml as x } from './xml-escape.js';
 
@@ -29,7 +29,7 @@ interface Suite { xml: string; tests: number; failures: number; errors: number; 
 function renderSuite(campaign: string, summary: ScenarioSummary, cycles: CycleRecord[]): Suite {
   const cases = cycles.map((c) => renderCycle(campaign, summary, c));
   const complete = summary.cyclesRun >= summary.cyclesPlanned;
-  if (summary.expectation === 'torn-reproduced' && complete) cases.push(renderControl(campaign, summary));
+  if (needsTear(summary.expectation) && complete) cases.push(renderControl(campaign, summary));
   if (summary.exercise?.minShare != null && summary.exercise.of > 0 && complete) cases.push(renderExercise(campaign, summary));
   const tests = cases.length;
   const failures = cases.filter((c) => c.kind === 'failure').length;

@@ -5,7 +5,7 @@
  * from a previous summary, so a merge and a resume agree with a straight run.
  */
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
-import { contradicts } from './expectation.js';
+import { contradicts, needsTear } from './expectation.js';
 import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from './page-zero.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
@@ -43,9 +43,10 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     }
   }
   const complete = records.length >= plan.cyclesPlanned;
-  const blind = expectation === 'torn-reproduced' && complete && judged > 0 && tornCycles === 0;
+  const blind = needsTear(expectation) && complete && judged > 0 && tornCycles === 0;
   if (blind) {
-    failures.push(`blind: no torn page in ${judged} cycle${judged === 1 ? '' : 's'}; this negative control never reproduced what the rig looks for, so the rig cannot show it would see one`);
+    const what = expectation === 'detects' ? 'this scenario never tore a page for the server to detect' : 'this negative control never reproduced what the rig looks for';
+    failures.push(`blind: no torn page in ${judged} cycle${judged === 1 ? '' : 's'}; ${what}, so the rig cannot show it would see one`);
   }
   const exercise = summarizeExercise(plan.settings, records);
   const vacuous = complete && isVacuous(exercise);

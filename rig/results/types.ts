@@ -4,6 +4,7 @@
  * the disk itself records (filesystems, triggers, pending writes, its counters) is typed in faults/.
  */
 import type { FindingId } from '../findings/catalog.js';
+import type { DoublewriteSetting } from './doublewrite-mode.js';
 import type { LoadMix } from '../load/load-mix.js';
 import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
 import type { FsKind } from '../../faults/filesystems.js';
@@ -24,7 +25,7 @@ export type Verdict =
   | 'lost-commit'
   | 'rig-error';
 
-export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced'] as const;
+export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced', 'detects'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
 
 /** The innodb_flush_method values a scenario may run (the server's unsafe nosync and littlesync are left out). */
@@ -35,12 +36,15 @@ export type FlushMethod = (typeof FLUSH_METHODS)[number];
 export const PAGE_SIZES: readonly number[] = [4096, 8192, 16384, 32768, 65536];
 
 export interface ServerSettings {
-  /** innodb_doublewrite: on, off, or 'fast' (MariaDB 11.x: like on, without syncing data files). */
-  doublewrite: boolean | 'fast';
+  /**
+   * innodb_doublewrite: on, off, 'fast' (MariaDB 11.x: like on, without syncing data files),
+   * 'detect-only' or 'detect-and-recover' (MySQL 8.0.30+: ids and LSNs only, or the same as on).
+   */
+  doublewrite: DoublewriteSetting;
   flushMethod: FlushMethod; // innodb_flush_method
   pageSize: number; // innodb_page_size in bytes
   bufferPool: string; // innodb_buffer_pool_size, e.g. 64M
-  redoSize: string; // innodb_log_file_size, e.g. 96M
+  redoSize: string; // innodb_log_file_size, or MySQL 8.0.30+'s innodb_redo_log_capacity, e.g. 96M
 }
 
 export interface DiskSettings {
@@ -353,7 +357,7 @@ export interface ScenarioSummary {
   /** Of those, the cycles with one on page 0 of a table a lifecycle kind made. */
   lifecyclePageZeroCycles?: number;
   held: boolean; // every cycle met the expectation (and a negative control was not blind)
-  blind: boolean; // a torn-reproduced scenario whose cycles never tore a page
+  blind: boolean; // a torn-reproduced or detects scenario whose cycles never tore a page
   /** What the scenario claims and how many judged cycles exercised it; null when it claims nothing checkable. */
   exercise?: ExerciseSummary | null;
   vacuous?: boolean; // fewer cycles exercised the claim than the scenario's minShare

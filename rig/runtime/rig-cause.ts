@@ -39,9 +39,17 @@ const CAUSES: Array<{ reason: string; patterns: RegExp[] }> = [
   { reason: 'option the server does not know', patterns: [/unknown (?:variable|option)/i] },
 ];
 
+/**
+ * Lines that name a cause the server carries on past: MySQL in a container without CAP_SYS_NICE
+ * is refused its NUMA memory policy calls ("get_mempolicy: Operation not permitted", "Failed to
+ * set NUMA memory policy ...") and starts anyway.
+ */
+const SURVIVED = [/^get_mempolicy: /, /\bNUMA memory policy\b/];
+
 /** The first line of the log that names a rig cause, or null. */
 export function findRigCause(errorLog: string): RigCause | null {
   for (const line of errorLog.split('\n')) {
+    if (SURVIVED.some((pattern) => pattern.test(line))) continue;
     for (const cause of CAUSES) {
       if (cause.patterns.some((pattern) => pattern.test(line))) return { reason: cause.reason, line: line.trim() };
     }

@@ -5,7 +5,7 @@
  */
 import { FLUSH_METHODS, PAGE_SIZES, type ServerSettings } from '../results/types.js';
 import { badInput } from '../errors.js';
-import { hasDoublewriteFast, type ServerIdentity } from './server-identity.js';
+import { hasDoublewriteFast, isMysql8030, type ServerIdentity } from './server-identity.js';
 
 const SIZE = /^\d+[kmg]?$/i;
 
@@ -34,6 +34,10 @@ export function unsupportedSetting(settings: ServerSettings, server: ServerIdent
   if (settings.doublewrite === 'fast' && !hasDoublewriteFast(server)) {
     return `doublewrite: fast needs MariaDB 11.0.6, 11.1.5, 11.2.4, 11.4.2 or later (innodb_doublewrite=fast); this server is ${server.version}: use doublewrite: on, or an 11.x image such as powercut-rig/mariadb-offline:11.8`;
   }
+  const dw = settings.doublewrite;
+  if ((dw === 'detect-only' || dw === 'detect-and-recover') && !isMysql8030(server)) {
+    return `doublewrite: ${dw} needs MySQL 8.0.30 or later (innodb_doublewrite=${dw.toUpperCase().replace(/-/g, '_')}); this server is ${server.version}: use doublewrite: on or off, or a MySQL image such as powercut-rig/mysql-offline:9.7`;
+  }
   const method = settings.flushMethod.toLowerCase();
   if (hasDoublewriteFast(server) && (method === 'littlesync' || method === 'nosync')) {
     return `flush method ${settings.flushMethod} is gone in ${server.version} (innodb_flush_method is deprecated there): use fsync, O_DSYNC, O_DIRECT or O_DIRECT_NO_FSYNC`;
@@ -43,9 +47,15 @@ export function unsupportedSetting(settings: ServerSettings, server: ServerIdent
 
 const onOff = (on: boolean) => (on ? 'ON' : 'OFF');
 
+/** innodb_doublewrite's value where the server takes more than ON and OFF. */
+function doublewriteValue(settings: ServerSettings): string {
+  const dw = settings.doublewrite;
+  return typeof dw === 'string' ? dw.toUpperCase().replace(/-/g, '_') : onOff(dw);
+}
+
 /**
- * Doublewrite and flushing. Up to MariaDB 10.11 (and MySQL): innodb_doublewrite ON/OFF and
- * innodb_flush_method. Where innodb_doublewrite=fast exists, innodb_flush_method is deprecated:
+ * Doublewrite and flushing. Up to MariaDB 10.11 (and MySQL): innodb_doublewrite ON/OFF (MySQL
+ * 8.0.30+ also DETECT_ONLY, DETECT_AND_RECOVER) and innodb_flush_method. Where innodb_doublewrite=fast exists, innodb_flush_method is deprecated:
  * the rig passes what the server itself maps it to (measured on 11.8.9) —
  *   fsync      data files buffered
  *   O_DSYNC    data files unbuffered and write-through, ib_logfile0 write-through
@@ -57,7 +67,7 @@ export function durabilityArgs(settings: ServerSettings, server: ServerIdentity)
   if (problem) throw badInput(problem);
   const dw = settings.doublewrite;
   if (!hasDoublewriteFast(server)) {
-    return [`--innodb-doublewrite=${onOff(dw !== false)}`, `--innodb-flush-method=${settings.flushMethod}`];
+    return [`--innodb-doublewrite=${doublewriteValue(settings)}`, `--innodb-flush-method=${settings.flushMethod}`];
   }
   const method = settings.flushMethod.toLowerCase();
   const fast = dw === 'fast' || (dw === true && method === 'o_direct_no_fsync');
@@ -69,6 +79,11 @@ export function durabilityArgs(settings: ServerSettings, server: ServerIdentity)
   ];
 }
 
+/** The redo log's size: one file's size, or MySQL 8.0.30+'s total capacity of #innodb_redo. */
+function redoSizeArg(settings: ServerSettings, server: ServerIdentity): string {
+  return isMysql8030(server) ? `--innodb-redo-log-capacity=${settings.redoSize}` : `--innodb-log-file-size=${settings.redoSize}`;
+}
+
 /** The InnoDB settings, as options both the server and the datadir initialiser accept. */
 export function innodbArgs(settings: ServerSettings, server: ServerIdentity): string[] {
   validateServerSettings(settings);
@@ -76,7 +91,7 @@ export function innodbArgs(settings: ServerSettings, server: ServerIdentity): st
     `--innodb-page-size=${settings.pageSize}`,
     ...durabilityArgs(settings, server),
     `--innodb-buffer-pool-size=${settings.bufferPool}`,
-    `--innodb-log-file-size=${settings.redoSize}`,
+    redoSizeArg(settings, server),
     '--innodb-flush-log-at-trx-commit=1', // an acknowledged commit is on disk: the ledger relies on it
     // Keep the page cleaner flushing steadily, so batches of page writes are in flight (and the
     // armed cut finds them) within seconds of load rather than at the next checkpoint.
@@ -106,7 +121,15 @@ export function serverArgs(layout: ServerLayout, settings: ServerSettings, serve
     ...userArgs(),
     ...innodbArgs(settings, server),
   ];
-  if (server.flavor === 'mysql') args.push('--mysqlx=OFF'); // X plugin would open its own socket in /var/run
+  if (server.flavor === 'mysql') {
+    args.push('--mysqlx=OFF'); // X plugin would open its own socket in /var/run
+    // MySQL logs errors and warnings only by default: its crash recovery, the pages it restores
+    // from the doublewrite files and the checkpoint it starts from are notes
+    args.push('--log-error-verbosity=3');
+    // NUMA interleaving (on by default where built in) needs CAP_SYS_NICE in a container; loose:
+    // a build without NUMA support does not know the option
+    args.push('--loose-innodb-numa-interleave=OFF');
+  }
   return args;
 }
 

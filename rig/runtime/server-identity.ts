@@ -1,7 +1,7 @@
 /**
  * Which server a runtime runs, from its version string ("10.11.19-MariaDB-0+deb12u1",
- * "mariadbd 11.8.9-MariaDB-0+deb13u1", "8.4.3"), and what that server accepts: the settings map to
- * different options across MariaDB releases (rig/runtime/innodb-options.ts).
+ * "mariadbd 11.8.9-MariaDB-0+deb13u1", "8.4.3", "9.7.4-2"), and what that server accepts: the
+ * settings map to different options across releases (rig/runtime/server-args.ts).
  */
 import type { ServerFlavor } from './find-server-binary.js';
 
@@ -43,4 +43,21 @@ export function hasDoublewriteFast(server: ServerIdentity): boolean {
   if (r.major > 11 || r.minor > 4) return true;
   const since = FAST_SINCE[r.minor];
   return since !== undefined && r.patch >= since;
+}
+
+/** MySQL 8.0.30 or later (or any later series): `r` at least major.minor.patch. */
+function atLeast(r: ReleaseNumber, major: number, minor: number, patch: number): boolean {
+  if (r.major !== major) return r.major > major;
+  if (r.minor !== minor) return r.minor > minor;
+  return r.patch >= patch;
+}
+
+/**
+ * MySQL 8.0.30+: the redo log is `#innodb_redo/#ib_redoN`, sized by innodb_redo_log_capacity
+ * (innodb_log_file_size is deprecated there and gone in 9.x), and innodb_doublewrite takes
+ * DETECT_ONLY and DETECT_AND_RECOVER besides ON and OFF.
+ */
+export function isMysql8030(server: ServerIdentity): boolean {
+  const r = releaseOf(server.version);
+  return server.flavor === 'mysql' && r !== null && atLeast(r, 8, 0, 30);
 }

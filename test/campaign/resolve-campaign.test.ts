@@ -24,6 +24,21 @@ scenarios:
   ]);
 });
 
+t.test('MySQL 8.0.30+ doublewrite modes and the expectations they imply', async (t) => {
+  const c = parse(`name: c
+defaults: {runtime: docker, image: mysql-9.7}
+scenarios:
+  - {name: detect, server: {doublewrite: detect-only}}
+  - {name: detect-16k, server: {doublewrite: detect-only}, disk: {atomic: 16k, fs: ext4-bigalloc16k}}
+  - {name: recover, server: {doublewrite: detect-and-recover}}
+`);
+  t.same(c.scenarios.map((s) => [s.settings.image, s.settings.server.doublewrite, s.settings.expect]), [
+    ['powercut-rig/mysql-offline:9.7', 'detect-only', 'detects'],
+    ['powercut-rig/mysql-offline:9.7', 'detect-only', 'never-torn'],
+    ['powercut-rig/mysql-offline:9.7', 'detect-and-recover', 'recovers'],
+  ]);
+});
+
 t.test('defaults apply section by section; the scenario wins key by key', async (t) => {
   const c = parse(`name: c
 defaults:

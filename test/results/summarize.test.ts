@@ -49,6 +49,17 @@ const rules: [Expectation, Verdict, number, boolean][] = [
   ['torn-reproduced', 'reported-corruption', 0, false],
   ['torn-reproduced', 'refused', 0, true],
   ['torn-reproduced', 'detected', 0, true],
+  ['detects', 'detected', 6, true],
+  ['detects', 'restored', 3, true],
+  ['detects', 'no-torn', 0, true],
+  ['detects', 'silent-corruption', 3, false],
+  ['detects', 'reported-corruption', 3, false],
+  ['detects', 'lost-commit', 2, false],
+  ['detects', 'crashed', 3, false],
+  ['detects', 'hung', 1, false],
+  ['detects', 'refused', 0, false],
+  ['detects', 'shutdown-crash', 0, false],
+  ['detects', 'rig-error', 0, false],
 ];
 
 t.test('expectationHolds follows the oracle for every verdict', async (t) => {
@@ -195,4 +206,14 @@ t.test("a scenario's known finding: contradictions it explains are counted as hi
   const plain = summarizeScenario({ settings: settings('dw-on', 'recovers'), cyclesPlanned: 1 }, [hit!]);
   t.equal(plain.findings, undefined);
   t.equal(plain.failures.length, 1, 'without the finding named, the same cycle fails');
+});
+
+t.test('a detects scenario whose cycles never tore is blind, like the negative control', async (t) => {
+  const s = settings('dw-detect-only', 'detects');
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 2 }, records(s, [['no-torn', 0], ['no-torn', 0]]));
+  t.ok(summary.blind);
+  t.match(summary.failures, [/^blind: no torn page in 2 cycles; this scenario never tore a page for the server to detect/]);
+  const torn = summarizeScenario({ settings: s, cyclesPlanned: 2 }, records(s, [['detected', 12], ['no-torn', 0]]));
+  t.ok(torn.held);
+  t.notOk(torn.blind);
 });

@@ -30,3 +30,13 @@ t.test('never blames the rig for what a power cut does to the data', async (t) =
     }
   }
 });
+
+t.test("MySQL in a container without CAP_SYS_NICE loses its NUMA policy and starts anyway: not the rig's cause", async (t) => {
+  const log = [
+    'get_mempolicy: Operation not permitted',
+    '2026-11-30T14:28:22.065742Z 1 [Warning] [MY-011873] [InnoDB] Failed to set NUMA memory policy to MPOL_INTERLEAVE: Operation not permitted',
+    '2026-11-30T14:31:51.049592Z 1 [ERROR] [MY-013183] [InnoDB] Assertion failure: log0recv.cc:1205:ib::fatal triggered thread 139768455493312',
+  ].join('\n');
+  t.equal(findRigCause(log), null);
+  t.match(findRigCause(`${log}\n[ERROR] mysqld: Can't create/write to file './x' (OS errno 13 - Permission denied)`), { reason: 'permission denied' });
+});

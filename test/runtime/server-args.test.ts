@@ -75,3 +75,31 @@ t.test('doublewrite: fast on a server without it is bad input, one line naming t
   t.match(unsupportedSetting({ ...settings, flushMethod: 'nosync' as FlushMethod }, mariadb118), /flush method nosync is gone in 11\.8\.9/);
   t.equal(unsupportedSetting({ ...settings, flushMethod: 'nosync' as FlushMethod }, mariadb1011), null);
 });
+
+t.test('MySQL 9.7: redo capacity instead of the log file size, notes in the log, no NUMA policy', async (t) => {
+  const mysql97 = serverIdentity('9.7.4-2');
+  const args = serverArgs(layout, settings, mysql97);
+  t.ok(args.includes('--innodb-redo-log-capacity=96M'));
+  t.notOk(args.some((a) => a.startsWith('--innodb-log-file-size')), 'innodb_log_file_size is gone in 9.x');
+  for (const arg of ['--log-error-verbosity=3', '--loose-innodb-numa-interleave=OFF', '--mysqlx=OFF', '--innodb-flush-method=O_DIRECT']) t.ok(args.includes(arg), arg);
+  t.ok(initializeArgs('/m/data', settings, mysql97).includes('--innodb-redo-log-capacity=96M'), 'the initialiser too');
+  t.ok(serverArgs(layout, settings, serverIdentity('8.0.29')).includes('--innodb-log-file-size=96M'), 'before 8.0.30: one file size');
+  t.ok(serverArgs(layout, settings, serverIdentity('8.0.30')).includes('--innodb-redo-log-capacity=96M'));
+  t.notOk(serverArgs(layout, settings, mariadb118).includes('--log-error-verbosity=3'), 'MariaDB logs its notes anyway');
+});
+
+t.test('MySQL 8.0.30+ doublewrite modes map to innodb_doublewrite values; elsewhere they are bad input', async (t) => {
+  const mysql97 = serverIdentity('9.7.4-2');
+  const cases: [ServerSettings['doublewrite'], string][] = [
+    [true, 'ON'], [false, 'OFF'], ['detect-only', 'DETECT_ONLY'], ['detect-and-recover', 'DETECT_AND_RECOVER'],
+  ];
+  for (const [doublewrite, value] of cases) {
+    t.same(durabilityArgs({ ...settings, doublewrite }, mysql97), [`--innodb-doublewrite=${value}`, '--innodb-flush-method=O_DIRECT'], value);
+  }
+  for (const server of [mariadb1011, mariadb118, serverIdentity('8.0.29')]) {
+    const error = t.throws(() => innodbArgs({ ...settings, doublewrite: 'detect-only' }, server)) as RigError;
+    t.equal(error.exitCode, 2);
+    t.match(error.message, /^doublewrite: detect-only needs MySQL 8\.0\.30 or later \(innodb_doublewrite=DETECT_ONLY\); this server is .*: use doublewrite: on or off, or a MySQL image such as powercut-rig\/mysql-offline:9\.7$/);
+  }
+  t.match(unsupportedSetting({ ...settings, doublewrite: 'fast' }, mysql97), /^doublewrite: fast needs MariaDB/);
+});

@@ -5,6 +5,7 @@
  */
 import { rigFailure } from '../../errors.js';
 import { startLoad, type LoadHandle } from '../../load/index.js';
+import { writesPageCopies } from '../../results/doublewrite-mode.js';
 import type { ScenarioSettings } from '../../results/types.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
 import { doublewriteDeviceRanges } from '../../pages/doublewrite-device-ranges.js';
@@ -64,7 +65,7 @@ export async function loadUntilFired(
  * next batch's copies still in flight: a cut there never tests doublewrite (the exercise count).
  */
 async function aimAtHomeWrites(live: LiveServer, settings: ScenarioSettings): Promise<boolean> {
-  if (!settings.server.doublewrite || settings.disk.trigger.kind !== 'armed' || settings.disk.fs === 'none') return false;
+  if (!writesPageCopies(settings.server.doublewrite) || settings.disk.trigger.kind !== 'armed' || settings.disk.fs === 'none') return false;
   const ranges = await doublewriteDeviceRanges(datadirOn(live.disk.target), settings.server.pageSize);
   for (const r of ranges.slice(0, MAX_COPY_RANGES)) await live.disk.addCopyRange(r.offset, r.length);
   return ranges.length > 0;
