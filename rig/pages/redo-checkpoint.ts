@@ -3,12 +3,14 @@
  * reads it. MariaDB 10.8+ (ib_logfile0, format "Phys"; 11.8.9 writes the same, checked on its
  * files and against the LSN its recovery starts from): two checkpoint blocks at 4096 and 8192,
  * each the checkpoint LSN (8 bytes), the end LSN at that checkpoint (8), and a CRC-32C of the
- * first 60 bytes at +60; the valid block with the larger LSN wins. Other formats (MariaDB before
- * 10.8, MySQL's #innodb_redo files) are not read: null, with the reason.
+ * first 60 bytes at +60; the valid block with the larger LSN wins. MySQL 8.0.30+ keeps no
+ * ib_logfile0: its #innodb_redo files are read by mysql-redo-checkpoint.ts. Other formats
+ * (MariaDB before 10.8, MySQL before 8.0.30) are not read: null, with the reason.
  */
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from './crc32c.js';
+import { MYSQL_REDO_DIR, readMysqlCheckpoint } from './mysql-redo-checkpoint.js';
 import { readLsn, readU32 } from './page-format.js';
 
 const FORMAT_PHYS = 0x50687973; // "Phys"
@@ -17,8 +19,9 @@ export const REDO_HEADER_BYTES = 12288;
 
 export interface Checkpoint {
   lsn: number;
-  endLsn: number;
+  endLsn: number | null; // MariaDB: the end of the log at that checkpoint; MySQL keeps none
   block: number; // byte offset of the checkpoint block that won
+  file?: string; // MySQL: the redo file that holds it, e.g. #innodb_redo/#ib_redo7
 }
 
 export type CheckpointRead = { checkpoint: Checkpoint } | { checkpoint: null; why: string };
@@ -38,7 +41,10 @@ export function readCheckpointHeader(header: Uint8Array): CheckpointRead {
 /** The checkpoint of the datadir's redo log, or why it could not be read. */
 export async function readCheckpoint(datadir: string): Promise<CheckpointRead> {
   const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
-  if (!file) return { checkpoint: null, why: 'no ib_logfile0 (MySQL keeps its redo log in #innodb_redo, not read here)' };
+  if (!file) {
+    const mysql = await readMysqlCheckpoint(datadir);
+    return mysql.checkpoint ? mysql : { checkpoint: null, why: `no ib_logfile0, and ${MYSQL_REDO_DIR}: ${mysql.why}` };
+  }
   try {
     const header = Buffer.alloc(REDO_HEADER_BYTES);
     const { bytesRead } = await file.read(header, 0, REDO_HEADER_BYTES, 0);
