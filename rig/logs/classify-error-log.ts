@@ -1,5 +1,6 @@
 import type { LogEvent, LogEventKind } from '../results/types.js';
 import { LOG_RULES } from './log-patterns.js';
+import { logSegments } from './log-segments.js';
 import { extractPageRef } from './page-ref.js';
 
 /** The kind of one error-log line, or null when the line is not worth an event. */
@@ -11,19 +12,19 @@ export function classifyLine(text: string): LogEventKind | null {
 }
 
 /**
- * Classifies a MariaDB or MySQL error log line by line: corruption, doublewrite restores,
+ * Classifies a MariaDB or MySQL error log line by line (each line the server meant to write:
+ * rig/logs/log-segments.ts): corruption, doublewrite restores,
  * LSN-in-the-future, aborts, recovery start/done, readiness and other [ERROR] lines, each
  * with the page it names where it names one. Extra evidence only: a server can restore
  * torn pages without a line, and name intact pages as corrupt after an aborted recovery.
  */
 export function classifyErrorLog(text: string): LogEvent[] {
   const events: LogEvent[] = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, index) => {
-    const kind = classifyLine(raw);
-    if (kind === null) return;
-    const line = raw.trimEnd();
-    events.push({ line: index + 1, kind, text: line, ...extractPageRef(line) });
-  });
+  for (const segment of logSegments(text)) {
+    const kind = classifyLine(segment.text);
+    if (kind === null) continue;
+    const line = segment.text.trimEnd();
+    events.push({ line: segment.line, kind, text: line, ...extractPageRef(line) });
+  }
   return events;
 }

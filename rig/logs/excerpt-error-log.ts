@@ -13,6 +13,13 @@ const PRIORITY: readonly LogEventKind[] = [
   'ready',
 ];
 
+/** Longest line shown whole: MySQL's page dumps are 32 KiB lines of hex. */
+const MAX_LINE_CHARS = 400;
+
+function clip(line: string): string {
+  return line.length <= MAX_LINE_CHARS ? line : `${line.slice(0, MAX_LINE_CHARS)}... (${line.length} characters)`;
+}
+
 /** The classified lines (1-based) to show, most telling kinds first, until the budget is spent. */
 function pickLines(events: LogEvent[], lines: string[], maxLines: number, context: number): Set<number> {
   const shown = new Set<number>();
@@ -46,7 +53,7 @@ export function excerptErrorLog(text: string, events: LogEvent[], maxLines = 40,
   let last = 0;
   for (const n of [...shown].sort((a, b) => a - b)) {
     if (n > last + 1) out.push('...');
-    out.push(`${String(n).padStart(width)}: ${(lines[n - 1] ?? '').trimEnd()}`);
+    out.push(`${String(n).padStart(width)}: ${clip((lines[n - 1] ?? '').trimEnd())}`);
     last = n;
   }
   if (last > 0 && last < lines.length) out.push('...');

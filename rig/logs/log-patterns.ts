@@ -1,7 +1,7 @@
 import type { LogEventKind } from '../results/types.js';
 
 /**
- * The error-log lines the rig recognises, for MariaDB 10.11 / 11.x and MySQL 8.0 / 8.4.
+ * The error-log lines the rig recognises, for MariaDB 10.11 / 11.x and MySQL 8.0 / 8.4 / 9.7.
  * Rules are tried in order and the first match wins, so the narrow ones come first.
  * A rule with kind `null` marks a line as deliberately unclassified (it would otherwise
  * be caught by a broader rule below it).
@@ -38,6 +38,15 @@ export const LOG_RULES: readonly LogRule[] = [
   // MariaDB 11.8 when page 0 of an undo tablespace is torn and no copy fits: "Unable to read
   // first page of file .//undo001" (after "... could not be found in the doublewrite buffer")
   { kind: 'corruption', pattern: /\bUnable to read first page of file\b/i },
+  // MySQL 9.7 when a torn page 0 of a tablespace has no copy: "[FATAL] Tablespace '4' mentioned
+  // in the redo log is corrupted in a way it is unrecoverable by double-write buffer, ..."
+  { kind: 'corruption', pattern: /\bis corrupted in a way it is unrecoverable\b/i },
+  // MySQL 9.7 when a page and its first doublewrite copy are both corrupt: it dumps both, then a
+  // fatal error ("Dumping the data file page (page_id=[page id: space=6, page number=54]):")
+  { kind: 'corruption', pattern: /\bDumping the data file page\b/i },
+  // MySQL 9.7 with DETECT_ONLY: "[FATAL] Database page corruption of tablespace ./sbtest/sbtest3.ibd
+  // space_id: 6 page_num: 41. Cannot recover it from the doublewrite buffer because ..."
+  { kind: 'corruption', pattern: /\bCannot recover it from the doublewrite buffer\b/i },
 
   { kind: 'abort', pattern: /\bAborting\b/ },
   { kind: 'abort', pattern: /registration as a STORAGE ENGINE failed/i },

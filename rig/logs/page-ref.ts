@@ -7,13 +7,13 @@ export interface PageRef {
 
 // "[page id: space=5, page number=223]" (MariaDB and MySQL alike)
 const PAGE_ID = /\[page id: space=(\d+), page number=(\d+)\]/;
-// "corrupted page 1 in file ...", "failed to read page 1 from ..."
-const PAGE_NO = /\bpage (\d+)\b/i;
+// "corrupted page 1 in file ...", "failed to read page 1 from ...", MySQL's "page_num: 41"
+const PAGE_NO = /\bpage(?: |_num: )(\d+)\b/i;
 // MariaDB: "The first page of file ./db/t.ibd is corrupted", "Unable to read first page of file
 // .//undo001" (11.8) name page 0
 const FIRST_PAGE = /\bfirst page of file\b/i;
-// "Space ID: 0" / "space 12"
-const SPACE_ID = /\bspace(?: ID:)? (\d+)\b/i;
+// "Space ID: 0" / "space 12" / MySQL 9.7's "Tablespace '4' mentioned in the redo log", "space_id: 6"
+const SPACE_ID = /\b(?:space(?: ID:)? ?|space_id: |Tablespace ')(\d+)\b/i;
 // a tablespace or doublewrite file: ./db/t.ibd, './ibdata1', ./undo_001, ./#ib_16384_0.dblwr
 const TABLESPACE_FILE =
   /(?<![\w.#@$/-])(?:[\w.#@$-]*\/)*(?:[\w#@$-]+\.(?:ibd|ibu|ibt|dblwr)|ibdata\d+|undo_?\d+|ibtmp\d+)\b/;

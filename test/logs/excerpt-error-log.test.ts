@@ -51,3 +51,11 @@ t.test('edges: first and last lines, numbering width, one line left out', async 
   t.equal(excerptErrorLog(text, events, 10, 0), ' 1: [ERROR] first\n...\n11: [ERROR] last');
   t.equal(excerptErrorLog(text, events, 1, 0), ' 1: [ERROR] first\n...\n(1 more classified line not shown)');
 });
+
+t.test("MySQL's page dumps next to a classified line are clipped, not shown whole", async (t) => {
+  const text = readFileSync(new URL('../fixtures/mysql-9.7-error-logs/dw-off-4k-refused-page0.log', import.meta.url), 'utf8');
+  const excerpt = excerptErrorLog(text, classifyErrorLog(text));
+  t.ok(excerpt.split('\n').every((line) => line.length < 500), 'no line longer than the clip');
+  t.match(excerpt, /len 16384; hex [0-9a-f]+\.\.\. \(\d+ characters\)/);
+  t.match(excerpt, /could not be found in the doublewrite buffer/);
+});

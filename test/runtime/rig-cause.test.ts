@@ -23,7 +23,7 @@ t.test('names the rig cause of each recorded line', async (t) => {
 });
 
 t.test('never blames the rig for what a power cut does to the data', async (t) => {
-  for (const folder of ['mariadb-10.11-error-logs', 'mysql-8-error-logs']) {
+  for (const folder of ['mariadb-10.11-error-logs', 'mysql-8-error-logs', 'mysql-9.7-error-logs']) {
     const dir = join(import.meta.dirname, '..', 'fixtures', folder);
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.log'))) {
       t.equal(findRigCause(readFileSync(join(dir, file), 'utf8')), null, `${folder}/${file}`);
