@@ -1,6 +1,7 @@
 /**
- * Whether the server's own recovery would restore a torn page from a doublewrite copy, by
- * MariaDB 10.11's rules (buf_dblwr_t::recover, recv_dblwr_t):
+ * Whether the server's own recovery would restore a torn page from a doublewrite copy. MySQL
+ * 8.0.20+ has rules of its own (rig/cycle/mysql-doublewrite-rules.ts); these are MariaDB 10.11's
+ * (buf_dblwr_t::recover, recv_dblwr_t), which 11.8 keeps:
  * - the copy must name the page (space id, page number) and be a valid page image;
  * - a copy older than the checkpoint LSN is ignored (pages written before the checkpoint are of no
  *   use to recovery; MDEV-32968, MDEV-34830), so a copy the dataset's preparation left behind,
@@ -17,7 +18,14 @@
  * - of several accepted copies, the newest wins.
  */
 import type { DoublewriteCopy } from '../pages/index.js';
+import type { ReducedEntry } from '../pages/reduced-doublewrite.js';
 import type { DoublewriteEvidence, Page0Path } from '../results/types.js';
+import { judgeDoublewriteMysql } from './mysql-doublewrite-rules.js';
+
+/** Whose recovery judges the copies: MariaDB's, or MySQL's, with its DETECT_ONLY entries. */
+export type RecoveryRules = { flavor: 'mariadb' } | { flavor: 'mysql'; reduced: readonly ReducedEntry[] };
+
+export const MARIADB_RULES: RecoveryRules = { flavor: 'mariadb' };
 
 export interface PageIdentity {
   space: number | null;
@@ -40,7 +48,9 @@ export function judgeDoublewrite(
   target: PageIdentity,
   copies: readonly DoublewriteCopy[],
   checkpointLsn: number | null,
+  rules: RecoveryRules = MARIADB_RULES,
 ): DoublewriteEvidence {
+  if (rules.flavor === 'mysql') return judgeDoublewriteMysql(target, copies, checkpointLsn, rules.reduced);
   const mine = target.space === null ? [] : copies.filter((c) => c.space === target.space && c.page === target.page);
   const judged = mine.map((c) => ({ source: c.source.file, slot: c.source.slot, lsn: c.lsn, valid: c.valid, ...judgeOne(c, checkpointLsn) }));
   const accepted = judged.filter((c) => c.accepted).sort((a, b) => b.lsn - a.lsn);

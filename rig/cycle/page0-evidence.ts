@@ -1,8 +1,9 @@
 /**
  * What the record says about a torn page 0 of a tablespace file, before and after recovery.
  *
- * Before: which way the server finds the page's doublewrite copy (MariaDB 10.11's
- * Datafile::validate_for_recovery): the space id in the torn page's own header, when the file
+ * Before: which way the server finds the page's doublewrite copy. MySQL: the space id its survey
+ * of the first 64 pages chooses (rig/cycle/mysql-space-survey.ts). MariaDB 10.11's
+ * Datafile::validate_for_recovery: the space id in the torn page's own header, when the file
  * header (FIL_PAGE_SPACE_ID) and the space header (FSP_SPACE_ID) agree on the file's space; else
  * pages 1-3 of the file, which must each be valid, name that page number and not be all zeros
  * (recv_dblwr_t::find_first_page, MDEV-32968). The system tablespace's page 0 is restored at
@@ -14,7 +15,10 @@
 import { join } from 'node:path';
 import { FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FSP_SPACE_ID, isAllZero, readU32 } from '../pages/page-format.js';
 import { readPageSync } from '../pages/read-page.js';
+import { logSegments } from '../logs/index.js';
 import type { Page0Evidence, Page0Path, TornPage } from '../results/types.js';
+import type { ServerFlavor } from '../runtime/find-server-binary.js';
+import { surveySpaceId } from './mysql-space-survey.js';
 
 export type FirstPageState = Page0Evidence['firstPages'][number]['state'];
 
@@ -35,6 +39,7 @@ export function describePage0(
   space: number | null,
   pageSize: number,
   invalid: ReadonlySet<string>,
+  flavor: ServerFlavor = 'mariadb',
 ): Omit<Page0Evidence, 'serverLog' | 'finding'> {
   const path = join(datadir, file);
   const firstPages = [1, 2, 3].map((n) => ({ page: n, state: firstPageState(path, file, n, pageSize, invalid) }));
@@ -42,6 +47,11 @@ export function describePage0(
   const fil = page0 ? readU32(page0, FIL_PAGE_SPACE_ID) : null;
   const fsp = page0 ? readU32(page0, FSP_SPACE_ID) : null;
   const headerSpaceId = fil !== null && fil === fsp && fil !== 0 ? fil : null;
+  if (flavor === 'mysql') {
+    const survey = surveySpaceId(path, pageSize);
+    const via: Page0Path = space === 0 ? 'system' : survey.chosen !== null && survey.chosen === space ? 'survey' : 'none';
+    return { path: via, headerSpaceId, firstPages, survey };
+  }
   let via: Page0Path;
   if (space === 0) via = 'system';
   else if (headerSpaceId !== null && headerSpaceId === space) via = 'header';
@@ -55,17 +65,19 @@ export function page0Findable(evidence: Pick<Page0Evidence, 'path'>): boolean {
   return evidence.path !== 'none';
 }
 
-const FIRST_PAGE_LINE = /first page of file|page number=0\]|Inconsistent tablespace ID|Header page consists of zero bytes|Checksum mismatch in datafile/;
+const FIRST_PAGE_LINE = /first page of file|page number=0\]|Inconsistent tablespace ID|Header page consists of zero bytes|Checksum mismatch in datafile|Chosen space:|Cannot determine the space ID/;
 
 /** The server's log lines about this file's page 0, each once, with how often it was written. */
 export function page0LogLines(errorLog: string, page: Pick<TornPage, 'file' | 'space'>): string[] {
   const name = page.file.replace(/^\.\//, '');
   const spaceTag = page.space === null ? null : `space=${page.space}, page number=0]`;
+  const chosen = page.space === null ? null : new RegExp(`Chosen space:${page.space}\\s*$`); // MySQL's survey
   const counts = new Map<string, number>();
-  for (const raw of errorLog.split('\n')) {
+  for (const { text: raw } of logSegments(errorLog)) {
     if (!FIRST_PAGE_LINE.test(raw)) continue;
-    if (!raw.includes(name) && !(spaceTag && raw.includes(spaceTag))) continue;
-    const line = raw.replace(/^\S+ \S+ \d+ /, ''); // drop the timestamp and thread id
+    if (!raw.includes(name) && !(spaceTag && raw.includes(spaceTag)) && !(chosen && chosen.test(raw))) continue;
+    // drop the timestamp and thread id: MariaDB's "2026-11-30 14:00:00 0 ", MySQL's "2026-11-30T14:00:00.123456Z 1 "
+    const line = raw.replace(/^(?:\S+ \S+|\d{4}-\d\d-\d\dT\S+Z) \d+ /, '');
     counts.set(line, (counts.get(line) ?? 0) + 1);
   }
   return [...counts].map(([line, n]) => (n > 1 ? `${line} (x${n})` : line));
@@ -78,6 +90,7 @@ export function page0LogLines(errorLog: string, page: Pick<TornPage, 'file' | 's
 export function page0Finding(page: TornPage): string | null {
   if (page.page !== 0 || !page.page0 || page.page0.path === 'system') return null;
   if (!page.doublewrite.restorable || page.validAfter !== false || page.freedAfter) return null;
-  const via = page.page0.path === 'header' ? "the space id in the torn page's own header" : 'pages 1-3 of the file';
+  const via = page.page0.path === 'header' ? "the space id in the torn page's own header"
+    : page.page0.path === 'survey' ? 'the survey of the first 64 pages' : 'pages 1-3 of the file';
   return `page 0 of ${page.file} had a doublewrite copy the server's rules accept (${page.doublewrite.why}; found through ${via}), yet the server did not restore it`;
 }

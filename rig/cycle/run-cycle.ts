@@ -51,7 +51,8 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
   mkdirSync(input.dir, { recursive: true });
   const cutDir = join(input.dir, 'cut');
   try {
-    record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, serverIdentity(input.serverVersion)) };
+    const server = serverIdentity(input.serverVersion);
+    record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
     const live = await timer.time('prepare', () => prepare({ ...input, cutDir }, cleanup));
     const fired = await timer.time('load', () => loadUntilFired(live, settings, input.seed, cleanup, signal));
     const cut = await timer.time('cut', () => cutPower(live, fired, cleanup));
@@ -62,7 +63,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;
     const scanned = await timer.time('scanBefore', () =>
-      scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup),
+      scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup, server.flavor),
     );
     const stats = record.cut.stats;
     if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);

@@ -1,7 +1,8 @@
 /**
  * The torn pages of a crash image as the record shows them, before the server touches it: the
  * truth from content joined with the pre-recovery scan (why each page is invalid) and with the
- * doublewrite copies the image holds, judged by the server's rules. Page 0's rule needs its own
+ * doublewrite copies the image holds, judged by the rules of the server that recovers (MariaDB's
+ * or MySQL's, with its DETECT_ONLY entries: `rules`). Page 0's rule needs its own
  * headers and pages 1-3 of its file as the crash image holds them, so this runs before recovery
  * changes anything; and a file whose page 0 cannot be restored loses every other page too, so
  * page 0 is judged first.
@@ -11,7 +12,7 @@ import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
 import type { CopyInFlight, TornPage } from '../results/types.js';
 import { inFlightKey } from './copies-in-flight.js';
-import { judgeDoublewrite } from './doublewrite-rules.js';
+import { judgeDoublewrite, MARIADB_RULES, type RecoveryRules } from './doublewrite-rules.js';
 import { describePage0 } from './page0-evidence.js';
 import type { PageTruth } from './page-truth.js';
 
@@ -23,6 +24,7 @@ export function describeTornPages(
   copies: readonly DoublewriteCopy[],
   checkpointLsn: number | null,
   inFlight: ReadonlyMap<string, CopyInFlight[]> = new Map(),
+  rules: RecoveryRules = MARIADB_RULES,
 ): TornPage[] {
   const invalid = new Map(before.invalid.map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
   const invalidKeys = new Set(invalid.keys());
@@ -34,11 +36,11 @@ export function describeTornPages(
   for (const t of ordered) {
     const file = before.files.find((f) => f.file === t.file);
     const space = file?.space ?? null;
-    const page0 = t.page === 0 && file ? describePage0(before.datadir, t.file, space, file.format.pageSize, invalidKeys) : null;
+    const page0 = t.page === 0 && file ? describePage0(before.datadir, t.file, space, file.format.pageSize, invalidKeys, rules.flavor) : null;
     const identity = t.page === 0
       ? { space, page: 0, page0Path: page0?.path ?? 'none' }
       : { space, page: t.page, fileOpens: !unopenable.has(t.file) };
-    const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn);
+    const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn, rules);
     const flying = space === null ? undefined : inFlight.get(inFlightKey(space, t.page));
     if (flying) doublewrite.inFlight = flying;
     const freedBefore = file ? isPageFree(join(before.datadir, t.file), t.page, file.format.pageSize) === true : false;

@@ -112,6 +112,8 @@ export interface DoublewriteEvidence {
   why: string; // one line: which copy, or why none
   /** Copies of the page's newest version still unflushed at the cut (rig/cycle/copies-in-flight.ts). */
   inFlight?: CopyInFlight[];
+  /** MySQL DETECT_ONLY: the newest LSN the reduced doublewrite file (.bdblwr) names the page at. */
+  reducedLsn?: number;
 }
 
 /** A pending write that carried a doublewrite copy of a torn page's newest version. */
@@ -148,14 +150,17 @@ export interface TornPage {
 
 /**
  * How the server looks up a torn page 0's doublewrite copy: by the space id in the page's own
- * header, through pages 1-3 of the file, as the system tablespace's page, or not at all.
+ * header, through pages 1-3 of the file (MariaDB), through a survey of the first 64 pages
+ * (MySQL), as the system tablespace's page, or not at all.
  */
-export type Page0Path = 'header' | 'pages-1-3' | 'system' | 'none';
+export type Page0Path = 'header' | 'pages-1-3' | 'survey' | 'system' | 'none';
 
 export interface Page0Evidence {
   path: Page0Path;
   headerSpaceId: number | null; // the space id the torn page's headers agree on, null if they do not
   firstPages: { page: number; state: 'valid' | 'invalid' | 'zero' | 'missing' }[];
+  /** MySQL: the space id survey of the file's first 64 pages (rig/cycle/mysql-space-survey.ts). */
+  survey?: { analyzed: number; valid: number; chosen: number | null; matched: number };
   serverLog: string[]; // the server's log lines about this page 0, each once (xN when repeated)
   finding: string | null; // set when the server's rules accept a copy and the page was not restored
 }

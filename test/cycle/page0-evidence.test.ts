@@ -1,11 +1,12 @@
 /**
  * The page-0 record (rig/cycle/page0-evidence.ts): the server's log lines about a file's first page,
- * read from a real MariaDB 10.11.19 log, and the finding when a copy the rules accept stays unused.
+ * read from real MariaDB 10.11.19 and MySQL 9.7.4 logs, MySQL's lookup, and the finding when a copy
+ * the rules accept stays unused.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { page0Finding, page0LogLines } from '../../rig/cycle/page0-evidence.js';
+import { describePage0, page0Finding, page0LogLines } from '../../rig/cycle/page0-evidence.js';
 import type { TornPage } from '../../rig/results/types.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'mariadb-10.11-error-logs');
@@ -35,4 +36,36 @@ t.test('a finding only when an accepted, findable copy left page 0 invalid and i
   t.equal(page0Finding(torn({ doublewrite: { checkpointLsn: 15, copies: [], restorable: false, why: 'no copy' } })), null, 'no accepted copy');
   t.equal(page0Finding(torn({ page0: { path: 'system', headerSpaceId: 0, firstPages: [], serverLog: [], finding: null } })), null, 'ibdata1 has its own path');
   t.equal(page0Finding(torn({ page: 3, page0: undefined })), null, 'not page 0');
+});
+
+t.test("MySQL 9.7: the lines about a torn page 0 it restored, timestamps dropped, the survey's choice included", async (t) => {
+  const mysql = readFileSync(new URL('../fixtures/mysql-9.7-error-logs/dw-on-4k-restored-page0.log', import.meta.url), 'utf8');
+  t.same(page0LogLines(mysql, { file: './sbtest/sbtest1.ibd', space: 4 }), [
+    '[ERROR] [MY-012224] [InnoDB] Checksum mismatch in datafile: ./sbtest/sbtest1.ibd, Space ID:4, Flags: 16417. Please refer to http://dev.mysql.com/doc/refman/9.7/en/innodb-troubleshooting-datadict.html for how to resolve the issue.',
+    '[Note] [MY-012236] [InnoDB] Chosen space:4',
+    "[Note] [MY-012238] [InnoDB] Restoring page [page id: space=4, page number=0] of datafile './sbtest/sbtest1.ibd' from the doublewrite buffer. Writing 16384 bytes into file './sbtest/sbtest1.ibd'",
+  ]);
+  const refused = readFileSync(new URL('../fixtures/mysql-9.7-error-logs/dw-off-4k-refused-page0.log', import.meta.url), 'utf8');
+  t.match(page0LogLines(refused, { file: './sbtest/sbtest1.ibd', space: 4 }), [
+    /Checksum mismatch in datafile: \.\/sbtest\/sbtest1\.ibd/, // the line inside a page dump
+    /Chosen space:4$/,
+    /Corrupted page \[page id: space=4, page number=0\] of datafile '\.\/sbtest\/sbtest1\.ibd' could not be found in the doublewrite buffer\.$/,
+  ]);
+});
+
+t.test('MySQL: the lookup is the survey of the first 64 pages; page 0 of space 0 is the system tablespace', async (t) => {
+  const dir = t.testdir({ db: {} });
+  const real = readFileSync(new URL('../fixtures/pages/mysql-9.7-sbtest1-p0-5.ibd', import.meta.url));
+  const torn = Buffer.from(real);
+  torn.fill(0xa5, 12288, 16384 - 8);
+  writeFileSync(join(dir, 'db', 't.ibd'), torn);
+  const invalid = new Set(['./db/t.ibd#0']);
+  const found = describePage0(dir, './db/t.ibd', 4, 16384, invalid, 'mysql');
+  t.same(found, {
+    path: 'survey', headerSpaceId: 4,
+    firstPages: [{ page: 1, state: 'valid' }, { page: 2, state: 'valid' }, { page: 3, state: 'valid' }],
+    survey: { analyzed: 6, valid: 5, chosen: 4, matched: 5 },
+  });
+  t.equal(describePage0(dir, './db/t.ibd', 9, 16384, invalid, 'mysql').path, 'none', 'the survey names another space');
+  t.equal(describePage0(dir, './db/t.ibd', 0, 16384, invalid, 'mysql').path, 'system');
 });

@@ -44,9 +44,16 @@ Checkpoint LSN of the crash image: ${cycle.checkpointLsn ?? 'unknown'}. ${agreed
 const PATH_WORDS = {
   header: "by the space id in the torn page's own header",
   'pages-1-3': 'through pages 1-3 of the file',
+  survey: 'by the space id its survey of the first 64 pages chooses (MySQL)',
   system: 'as a page of the system tablespace',
-  none: 'not at all: the headers name no usable space id and pages 1-3 are not all valid',
+  none: 'not at all: no usable space id in the headers, pages 1-3 or the survey',
 } as const;
+
+function surveyWords(e: NonNullable<TornPage['page0']>): string {
+  if (!e.survey) return '';
+  const s = e.survey;
+  return `; survey: ${s.valid} valid of ${s.analyzed} pages, ${s.chosen === null ? 'no space id chosen' : `space ${s.chosen} chosen (${s.matched}/${s.valid})`}`;
+}
 
 /** For each torn page 0 of a tablespace file: how the server finds its copy, pages 1-3, its log lines, any finding. */
 function page0Block(pages: readonly TornPage[]): Html | null {
@@ -55,7 +62,7 @@ function page0Block(pages: readonly TornPage[]): Html | null {
   return html`${zeros.map((p) => {
     const e = p.page0!;
     return html`<div class="page0"><p><b>Page 0 of <span class="mono">${p.file}</span></b>: the server looks its copy up ${PATH_WORDS[e.path]}
-(header space id ${e.headerSpaceId ?? 'unusable'}; pages ${e.firstPages.map((f) => `${f.page} ${f.state}`).join(', ')}). ${p.doublewrite.why}.</p>
+(header space id ${e.headerSpaceId ?? 'unusable'}; pages ${e.firstPages.map((f) => `${f.page} ${f.state}`).join(', ')}${surveyWords(e)}). ${p.doublewrite.why}.</p>
 ${e.serverLog.length ? html`<ul class="mono">${e.serverLog.map((l) => html`<li>${l}</li>`)}</ul>` : html`<p class="sub">The server's log said nothing about this page 0.</p>`}
 ${e.finding ? html`<p class="bad">Finding: ${e.finding}.</p>` : null}</div>`;
   })}`;

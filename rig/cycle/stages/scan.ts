@@ -2,8 +2,9 @@
  * Stage 5, scan (before recovery): serve the crash image on a fresh power-fail disk (no trigger),
  * and before the server touches it: verify every page, read the doublewrite copies and the redo
  * log's checkpoint, map the pending writes to pages, derive the truth per page from content,
- * reconcile the scan with it, describe each torn page with the copies the server would accept, and
- * check the write-ahead order the disk saw (rig/cycle/write-order.ts).
+ * reconcile the scan with it, describe each torn page with the copies the server would accept (by
+ * the rules of the server's flavor), and check the write-ahead order the disk saw
+ * (rig/cycle/write-order.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,11 +13,14 @@ import type { JournalEntry } from '../../../faults/journal.js';
 import type { OrderEvent } from '../../../faults/order-log.js';
 import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
+import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
 import type { PageZeroWrite, Reconciliation, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
+import type { ServerFlavor } from '../../runtime/find-server-binary.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
+import type { RecoveryRules } from '../doublewrite-rules.js';
 import { derivePageTruth, type PageTruth } from '../page-truth.js';
 import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
@@ -54,20 +58,23 @@ export async function scanCrashImage(
   order: OrderEvent[] | null,
   dir: string,
   cleanup: CleanupStack,
+  flavor: ServerFlavor,
 ): Promise<CrashScan> {
   mkdirSync(dir, { recursive: true });
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }));
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
-  const [scan, extents, copies, checkpoint] = await Promise.all([
+  const [scan, extents, copies, checkpoint, reduced] = await Promise.all([
     scanDatadir(datadir),
     buildExtentMap(disk.target, DATADIR_NAME),
     readDoublewrite(datadir),
     readCheckpoint(datadir),
+    flavor === 'mysql' ? readReducedDoublewrite(datadir) : Promise.resolve([]),
   ]);
   // the order log names device offsets: this says which file and offset each one was
   const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents }));
   writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
+  const rules: RecoveryRules = flavor === 'mysql' ? { flavor, reduced } : { flavor };
   const truth = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
   const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
@@ -76,7 +83,7 @@ export async function scanCrashImage(
     pagesTouched: truth.counts,
     pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
-    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan)),
+    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan), rules),
     writeOrder,
   };
 }
