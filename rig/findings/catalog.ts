@@ -6,9 +6,10 @@
  * do not fail the campaign; a contradiction no signature explains still fails it.
  */
 import { writesPageCopies } from '../results/doublewrite-mode.js';
-import type { CycleRecord } from '../results/types.js';
+import type { CycleRecord, FlushMethod } from '../results/types.js';
+import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -28,6 +29,15 @@ export function knownFinding(findings: readonly Finding[], record: CycleRecord):
 /** A torn page in use (not freed before or by recovery). */
 const inUse = (p: CycleRecord['tornPagesBefore'][number]): boolean => !p.freedBefore && !p.freedAfter;
 
+/** A torn page in use left with no copy the server accepts, its home write issued before its copy was flushed. */
+const lostToUnflushedCopy = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite));
+
+const ranMysql = (r: CycleRecord): boolean => r.server !== undefined && serverIdentity(r.server.version).flavor === 'mysql';
+
+/** The flush methods with which MySQL never flushes its doublewrite files before the home writes (is_fsync_required() is false). */
+const UNFLUSHED_DBLWR_METHODS: ReadonlySet<FlushMethod> = new Set(['O_DIRECT', 'O_DIRECT_NO_FSYNC']);
+
 export const FINDINGS: Record<FindingId, Finding> = {
   'page0-not-restored': {
     id: 'page0-not-restored',
@@ -40,9 +50,10 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: 'MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC: doublewrite cannot protect on a volatile write cache',
     doc: 'docs/findings/o-direct-no-fsync.md',
     matches: (r) =>
+      !ranMysql(r) &&
       writesPageCopies(r.settings.server.doublewrite) &&
       r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
-      r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite)),
+      lostToUnflushedCopy(r),
   },
   'unaligned-16k': {
     id: 'unaligned-16k',
@@ -66,5 +77,15 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: 'MariaDB 10.11 with buffered page writes (flush method fsync) makes a checkpoint durable before page writes it covers',
     doc: 'docs/findings/fsync-checkpoint-race.md',
     matches: (r) => (r.writeOrder?.violationCount ?? 0) > 0,
+  },
+  'mysql-o-direct-dblwr': {
+    id: 'mysql-o-direct-dblwr',
+    title: 'MySQL 9.7 with innodb_flush_method=O_DIRECT never flushes its doublewrite files before the home writes: no protection on a volatile write cache',
+    doc: 'docs/findings/mysql-o-direct-dblwr.md',
+    matches: (r) =>
+      ranMysql(r) &&
+      writesPageCopies(r.settings.server.doublewrite) &&
+      UNFLUSHED_DBLWR_METHODS.has(r.settings.server.flushMethod) &&
+      lostToUnflushedCopy(r),
   },
 };

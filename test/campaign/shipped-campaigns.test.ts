@@ -64,6 +64,8 @@ t.test('campaigns/findings.yml: one scenario hunting each written-up finding', a
   for (const s of c.scenarios) t.ok(s.settings.findings?.length, `${s.settings.name} names what it hunts`);
   const odnf = c.scenarios.find((s) => s.settings.name === 'o-direct-no-fsync')!;
   t.same(odnf.settings.disk.trigger, { kind: 'after-writes', writes: 400 }, 'not the armed cut, which aims past unflushed copies');
+  const mysql = c.scenarios.find((s) => s.settings.name === 'mysql-o-direct-dblwr')!;
+  t.same([mysql.settings.runtime, mysql.settings.image, mysql.settings.disk.trigger], ['docker', 'powercut-rig/mysql-offline:9.7', { kind: 'after-writes', writes: 400 }], 'MySQL in its offline image, cut after a count of writes');
 });
 
 t.test('campaigns/ddl.yml: doublewrite on, atomic 4k, ext4, O_DIRECT, one lifecycle kind per scenario, expecting recovery', async (t) => {
@@ -75,4 +77,19 @@ t.test('campaigns/ddl.yml: doublewrite on, atomic 4k, ext4, O_DIRECT, one lifecy
   }
   const kinds = new Set(c.scenarios.flatMap((s) => Object.keys(s.settings.load.mix ?? {})));
   t.same([...kinds].sort(), ['alter', 'bulk', 'churn', 'partition-truncate', 'partitions', 'write-only'], 'every kind runs');
+});
+
+t.test('campaigns/mysql-9.7.yml: MySQL 9.7 in its offline image, doublewrite on/off/detect-only', async (t) => {
+  const c = await loadCampaign('campaigns/mysql-9.7.yml');
+  t.same(c.scenarios.map((s) => [s.settings.name, s.settings.server.doublewrite, s.settings.disk.atomicUnit, s.settings.disk.fs, s.settings.expect]), [
+    ['dw-on-atomic4k', true, 4096, 'ext4', 'recovers'],
+    ['dw-on-after-writes', true, 4096, 'ext4', 'recovers'],
+    ['dw-off-atomic4k', false, 4096, 'ext4', 'torn-reproduced'],
+    ['dw-off-atomic16k-bigalloc', false, 16384, 'ext4-bigalloc16k', 'never-torn'],
+    ['dw-detect-only-atomic4k', 'detect-only', 4096, 'ext4', 'detects'],
+  ]);
+  for (const s of c.scenarios) {
+    t.same([s.settings.runtime, s.settings.image, s.settings.server.flushMethod], ['docker', 'powercut-rig/mysql-offline:9.7', 'O_DIRECT']);
+  }
+  t.same(c.scenarios[1]!.settings.findings, ['mysql-o-direct-dblwr'], 'the after-writes cut hunts the O_DIRECT finding');
 });

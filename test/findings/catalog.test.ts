@@ -31,6 +31,22 @@ t.test('o-direct-no-fsync: doublewrite on, O_DIRECT_NO_FSYNC and an in-use torn 
   t.notOk(m({ ...noCopy, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT' }) }), 'another flush method');
 });
 
+t.test('mysql-o-direct-dblwr: MySQL, doublewrite on, O_DIRECT and an in-use torn page lost with its copy in flight', async (t) => {
+  const m = FINDINGS['mysql-o-direct-dblwr'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT' });
+  const lost = cycleRecord(planned, { ...base, server: { ...base.server, doublewrite: false } }, 'detected', 2);
+  lost.settings = base;
+  lost.tornPagesBefore[0]!.doublewrite.inFlight = [{ seq: 5110, fate: 'dropped', beforeHomeWrite: true }];
+  t.notOk(m(lost), 'a server not known to be MySQL');
+  lost.server = { version: 'mysqld 9.7.4-2', innodb: [] };
+  t.ok(m(lost));
+  t.notOk(FINDINGS['o-direct-no-fsync'].matches({ ...lost, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' }) }), "MariaDB's finding is MariaDB's");
+  t.ok(m({ ...lost, settings: settings({ doublewrite: 'detect-and-recover', flushMethod: 'O_DIRECT_NO_FSYNC' }) }));
+  t.notOk(m({ ...lost, settings: settings({ doublewrite: true, flushMethod: 'fsync' }) }), 'fsync flushes the doublewrite files first');
+  t.notOk(m({ ...lost, server: { version: 'mariadbd 10.11.19-MariaDB', innodb: [] } }), 'not MySQL');
+  t.notOk(m({ ...lost, tornPagesBefore: lost.tornPagesBefore.map((p) => ({ ...p, doublewrite: { ...p.doublewrite, inFlight: [] } })) }), 'no copy in flight');
+});
+
 t.test('unaligned-16k: doublewrite off, a page-sized atomic unit, torn pages and page writes that straddled it', async (t) => {
   const m = FINDINGS['unaligned-16k'].matches;
   const s = settings({ doublewrite: false }, { atomicUnit: 16384 });
