@@ -1,6 +1,7 @@
 /**
  * `rig repro CYCLE_DIR`: rebuild a cycle's crash image byte for byte, check its sha256, leave it
- * mounted and print the server command; `--recover` runs the recovery check on it again;
+ * mounted and print the server command (of the host's server; a docker cycle's runs in its image,
+ * through `--recover`); `--recover` runs the recovery check on it again;
  * `--down` takes it down.
  */
 import type { Command } from 'commander';
@@ -29,6 +30,12 @@ async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }
     const { record, disk, sha256 } = await rebuildAndServe(cycleDir);
     process.stdout.write(`crash image rebuilt, sha256 ${sha256} (matches the record)\n`);
     const datadir = datadirOn(disk.target);
+    if (!opts.recover && record.settings.runtime === 'docker') {
+      // the host's server may not be the one that ran (nor accept its settings): it runs in the image
+      process.stdout.write(`datadir ${datadir} (mounted)\nthe cycle's server ran in ${record.settings.image ?? 'its image'} (${record.server?.version ?? 'version unknown'}): rig repro --recover ${quote(cycleDir)} starts it there on this image\n`);
+      process.stdout.write(`when done: rig repro --down ${quote(cycleDir)}\n`);
+      return 0;
+    }
     if (!opts.recover) {
       const binary = await findServerBinary();
       const layout = localLayout({ datadir, runDir: join(cycleDir, 'repro', 'run'), settings: record.settings.server });
