@@ -6,7 +6,7 @@
  * u64 time in ns (read as whole microseconds, as strace -ttt prints them). Evidence only: a crash image never needs it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { rigFailure } from '../rig/errors.js';
+import { diskFailure } from './disk-error.js';
 
 export const ORDER_LOG_FILE = 'order.bin';
 
@@ -23,9 +23,9 @@ export type OrderEvent =
 const EVENT_BYTES = 32;
 
 export function parseOrderLog(data: Buffer, source = 'order log'): OrderEvent[] {
-  if (data.length < 12 || data.toString('latin1', 0, 4) !== 'PFO1') throw rigFailure(`${source} is not a power-fail disk order log (no PFO1 header)`);
+  if (data.length < 12 || data.toString('latin1', 0, 4) !== 'PFO1') throw diskFailure(`${source} is not a power-fail disk order log (no PFO1 header)`);
   const count = Number(data.readBigUInt64LE(4));
-  if (data.length !== 12 + count * EVENT_BYTES) throw rigFailure(`${source} holds ${data.length - 12} bytes of events, not ${count} x ${EVENT_BYTES}`);
+  if (data.length !== 12 + count * EVENT_BYTES) throw diskFailure(`${source} holds ${data.length - 12} bytes of events, not ${count} x ${EVENT_BYTES}`);
   const events: OrderEvent[] = [];
   for (let i = 0, at = 12; i < count; i++, at += EVENT_BYTES) {
     const kind = data.readUInt32LE(at);
@@ -37,7 +37,7 @@ export function parseOrderLog(data: Buffer, source = 'order log'): OrderEvent[] 
     else if (kind === 2) events.push({ kind: 'flush', boundary: a, number: b, tUs });
     else if (kind === 3) events.push({ kind: 'retire', seq: a, count: b, tUs });
     else if (kind === 4) events.push({ kind: 'cut', next: a, tUs });
-    else throw rigFailure(`${source}: event ${i} has unknown kind ${kind}`);
+    else throw diskFailure(`${source}: event ${i} has unknown kind ${kind}`);
   }
   return events;
 }
