@@ -36,7 +36,8 @@ export function formatCycleSummary(r: CycleRecord): string {
   for (const p of r.tornPagesBefore.slice(0, 8)) {
     const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');
     const after = p.freedAfter ? ' -> freed' : p.currentAfter === false ? ' -> OLDER than its newest write' : p.attribution ? ` -> ${p.attribution}` : '';
-    lines.push(`    ${p.file} page ${p.page} [${units}] ${p.invalidBefore ?? 'still verified'}${after}`);
+    const split = p.durableSplit ? ` (durable in pieces: writes ${p.durableSplit.writeSeqs.join(', ')}${p.durableSplit.bytesBeforeWindow ? ' and older' : ''})` : '';
+    lines.push(`    ${p.file} page ${p.page} [${units}]${split} ${p.invalidBefore ?? 'still verified'}${after}`);
   }
   if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);
   for (const p of r.tornPagesBefore) {

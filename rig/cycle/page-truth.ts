@@ -32,6 +32,14 @@ export interface PageTruth {
   /** LSN in the header of the durable version and of the newest version written before the cut. */
   durableLsn: number | null;
   newestLsn: number | null;
+  /** Torn with no pending write to show for it: its durable bytes came from these writes of the
+   * order log (and from before the log's window, when bytesBeforeWindow): split-durable-pages.ts. */
+  durableSplit?: DurableSplit;
+}
+
+export interface DurableSplit {
+  writeSeqs: number[];
+  bytesBeforeWindow: boolean;
 }
 
 export interface TruthSummary {
@@ -162,6 +170,13 @@ function unitPieces(parts: Array<{ pageOffset: number; length: number }>): Array
   return pieces;
 }
 
+/** How many pages of each class. */
+export function countClasses(pages: readonly PageTruth[]): Record<PageClass, number> {
+  const counts: Record<PageClass, number> = { torn: 0, whole: 0, unwritten: 0, 'doublewrite-area': 0 };
+  for (const p of pages) counts[p.class]++;
+  return counts;
+}
+
 export function derivePageTruth(
   journal: JournalEntry[],
   plan: CrashPlan,
@@ -170,7 +185,5 @@ export function derivePageTruth(
 ): TruthSummary {
   const landedSets = plan.writes.map((w) => new Set(w.unitsLanded));
   const pages = collectTouchedPages(journal, map, doublewriteArea).map((t) => judgePage(t, journal, plan, landedSets));
-  const counts: Record<PageClass, number> = { torn: 0, whole: 0, unwritten: 0, 'doublewrite-area': 0 };
-  for (const p of pages) counts[p.class]++;
-  return { pages, counts };
+  return { pages, counts: countClasses(pages) };
 }

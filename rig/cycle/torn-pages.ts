@@ -60,6 +60,7 @@ export function describeTornPages(
       attribution: null,
       doublewrite,
       ...(freedBefore ? { freedBefore } : {}),
+      ...(t.durableSplit ? { durableSplit: t.durableSplit } : {}),
       ...(page0 ? { page0: { ...page0, serverLog: [], finding: null } } : {}),
     });
   }

@@ -146,6 +146,9 @@ export interface TornPage {
   freedBefore?: boolean;
   /** For page 0 of a tablespace file: how the server finds its copy, pages 1-3, what it logged. */
   page0?: Page0Evidence;
+  /** Torn before any pending write: the disk received its durable bytes from several writes
+   * (page-cache writeback in pieces), these by the order log's seqs. */
+  durableSplit?: { writeSeqs: number[]; bytesBeforeWindow: boolean };
 }
 
 /**

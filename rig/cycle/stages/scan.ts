@@ -21,7 +21,8 @@ import type { CleanupStack } from '../cleanup-stack.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
 import type { RecoveryRules } from '../doublewrite-rules.js';
-import { derivePageTruth, type PageTruth } from '../page-truth.js';
+import { countClasses, derivePageTruth, type PageTruth } from '../page-truth.js';
+import { addSplitDurablePages } from '../split-durable-pages.js';
 import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
@@ -75,7 +76,9 @@ export async function scanCrashImage(
   const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents }));
   writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
   const rules: RecoveryRules = flavor === 'mysql' ? { flavor, reduced } : { flavor };
-  const truth = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
+  const derived = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
+  const pages = addSplitDurablePages(derived.pages, scan.invalid, order, journal, extents);
+  const truth = { pages, counts: countClasses(pages) };
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
   const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
   return {
