@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { DEFAULT_REGISTRY_DIR } from './disk-environment.js';
 import type { FsKind } from './filesystems.js';
 
 export interface DiskRecord {
@@ -28,6 +29,9 @@ export interface DiskRecord {
   /** The process the disk lives and dies with; null once handed over (`rig disk up`). Absent in
    * records written before owners were kept: treated as null. */
   owner?: DiskOwner | null;
+  /** Where the disk is registered as live (the DiskEnvironment's registryDir). Absent in records
+   * written before it was kept: the default registry. */
+  registryDir?: string;
 }
 
 export interface DiskOwner {
@@ -35,20 +39,19 @@ export interface DiskOwner {
   startTime: string | null; // see processStartTime
 }
 
-/** Where live disks are registered; tmpfs, like the mounts and loop devices it speaks of. */
-export const REGISTRY_DIR = process.env.RIG_REGISTRY_DIR ?? '/run/powercut-rig/disks';
 
 export function recordPath(dir: string): string {
   return join(dir, 'disk.json');
 }
 
-function registryEntry(dir: string): string {
-  return join(REGISTRY_DIR, createHash('sha256').update(dir).digest('hex').slice(0, 16) + '.json');
+function registryEntry(record: Pick<DiskRecord, 'dir' | 'registryDir'>): string {
+  const registry = record.registryDir ?? DEFAULT_REGISTRY_DIR;
+  return join(registry, createHash('sha256').update(record.dir).digest('hex').slice(0, 16) + '.json');
 }
 
 export function saveRecord(record: DiskRecord): void {
   const body = JSON.stringify(record, null, 2) + '\n';
-  for (const path of [recordPath(record.dir), registryEntry(record.dir)]) {
+  for (const path of [recordPath(record.dir), registryEntry(record)]) {
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileSync(path + '.tmp', body);
     renameSync(path + '.tmp', path);
@@ -63,24 +66,24 @@ export function readRecord(dir: string): DiskRecord | null {
   }
 }
 
-export function forgetRecord(dir: string): void {
-  rmSync(registryEntry(dir), { force: true });
+export function forgetRecord(record: Pick<DiskRecord, 'dir' | 'registryDir'>): void {
+  rmSync(registryEntry(record), { force: true });
 }
 
-/** Every disk registered as live (some may be leftovers of a killed run). */
-export function registeredDisks(): DiskRecord[] {
+/** Every disk registered as live in `registryDir` (some may be leftovers of a killed run). */
+export function registeredDisks(registryDir: string): DiskRecord[] {
   let names: string[];
   try {
-    names = readdirSync(REGISTRY_DIR).filter((n) => n.endsWith('.json'));
+    names = readdirSync(registryDir).filter((n) => n.endsWith('.json'));
   } catch {
     return [];
   }
   const records: DiskRecord[] = [];
   for (const name of names) {
     try {
-      records.push(JSON.parse(readFileSync(join(REGISTRY_DIR, name), 'utf8')) as DiskRecord);
+      records.push(JSON.parse(readFileSync(join(registryDir, name), 'utf8')) as DiskRecord);
     } catch {
-      rmSync(join(REGISTRY_DIR, name), { force: true });
+      rmSync(join(registryDir, name), { force: true });
     }
   }
   return records;

@@ -11,7 +11,7 @@ import { REPLY_TIMEOUT_MS, refusal, sendCommand } from './control-client.js';
 import { diskFailure } from './disk-error.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS, type FsKind } from './filesystems.js';
-import { HELPER_PATH } from './helper-path.js';
+import { diskEnvironmentFromEnv, type DiskEnvironment } from './disk-environment.js';
 import type { HelperStatus } from './helper-status.js';
 import { ORDER_LOG_FILE } from './order-log.js';
 import { preflightDisk } from './preflight.js';
@@ -36,6 +36,8 @@ export interface DiskOptions {
   ownerPid?: number;
   /** Aborting stops the bring-up between steps; what was built is taken down again. */
   signal?: AbortSignal;
+  /** Helper, registry and FUSE device (default: read from the environment now). */
+  environment?: DiskEnvironment;
 }
 
 /**
@@ -150,10 +152,10 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
   };
 }
 
-async function startHelper(record: DiskRecord): Promise<DiskRecord> {
+async function startHelper(record: DiskRecord, helperPath: string): Promise<DiskRecord> {
   const log = openSync(join(record.dir, 'helper.log'), 'w');
   const child = spawn(
-    HELPER_PATH,
+    helperPath,
     [
       `--image=${record.image}`,
       `--control=${record.controlSocket}`,
@@ -212,8 +214,9 @@ async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRe
 
 export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
   const dir = resolve(opts.dir);
-  await preflightDisk({ dir, fs: opts.fs, sizeBytes: opts.sizeBytes });
-  let record = newRecord(opts, dir);
+  const environment = opts.environment ?? diskEnvironmentFromEnv();
+  await preflightDisk({ dir, fs: opts.fs, sizeBytes: opts.sizeBytes, environment });
+  let record: DiskRecord = { ...newRecord(opts, dir), registryDir: environment.registryDir };
   mkdirSync(record.fuseDir, { recursive: true });
   rmSync(record.journalFile, { force: true });
   rmSync(join(dir, ORDER_LOG_FILE), { force: true });
@@ -229,7 +232,7 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
       truncateSync(record.image, opts.sizeBytes);
     }
     opts.signal?.throwIfAborted();
-    record = await startHelper(record);
+    record = await startHelper(record, environment.helperPath);
     opts.signal?.throwIfAborted();
     record = await attachLoop(record);
     opts.signal?.throwIfAborted();

@@ -7,26 +7,26 @@ import { execa } from 'execa';
 import { diskBadInput } from './disk-error.js';
 import { readRecord } from './disk-record.js';
 import { FILESYSTEMS, diskSizeProblem, type FsKind } from './filesystems.js';
-import { HELPER_PATH } from './helper-path.js';
+import type { DiskEnvironment } from './disk-environment.js';
 import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
 
 export interface PreflightInput {
   dir: string;
   fs: FsKind;
   sizeBytes: number;
+  environment: DiskEnvironment;
 }
-
-const DEV_FUSE = process.env.RIG_DEV_FUSE ?? '/dev/fuse';
 
 export async function preflightDisk(input: PreflightInput): Promise<void> {
   const recipe = FILESYSTEMS[input.fs];
   const sizeProblem = diskSizeProblem(input.fs, input.sizeBytes);
   if (sizeProblem) throw diskBadInput(sizeProblem, 'sizeBytes');
-  if (!existsSync(DEV_FUSE)) {
-    throw diskBadInput(`${DEV_FUSE} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
+  const { devFuse, helperPath } = input.environment;
+  if (!existsSync(devFuse)) {
+    throw diskBadInput(`${devFuse} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
   }
-  if (!existsSync(HELPER_PATH)) {
-    throw diskBadInput(`the power-fail disk helper ${HELPER_PATH} is not built; run make build`);
+  if (!existsSync(helperPath)) {
+    throw diskBadInput(`the power-fail disk helper ${helperPath} is not built; run make build`);
   }
   if (recipe.mkfs && !(await commandExists(recipe.mkfs))) {
     const pkg = recipe.mkfs.startsWith('mkfs.xfs') ? 'xfsprogs' : 'e2fsprogs';

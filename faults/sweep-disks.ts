@@ -5,6 +5,7 @@
  * the record names and only after checking each piece is still the disk's own.
  */
 import { resolve } from 'node:path';
+import { diskEnvironmentFromEnv } from './disk-environment.js';
 import { forgetRecord, readRecord, registeredDisks, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { tearDownDisk } from './teardown.js';
 import { loopBackingFile, mountsAtOrBelow, processAlive, processCommandLine, processStartTime } from './system.js';
@@ -12,6 +13,8 @@ import { loopBackingFile, mountsAtOrBelow, processAlive, processCommandLine, pro
 export interface SweepScope {
   /** Only this work folder, and also a healthy disk handed over by `rig disk up`. */
   dir?: string;
+  /** The registry of live disks to sweep (default: the environment's). */
+  registryDir?: string;
 }
 
 export interface SweepOutcome {
@@ -56,8 +59,8 @@ function describe(record: DiskRecord, report: Awaited<ReturnType<typeof tearDown
   return lines;
 }
 
-async function sweepOne(record: DiskRecord, byName: boolean, out: SweepOutcome): Promise<void> {
-  const registered = registeredDisks().some((r) => r.dir === record.dir);
+async function sweepOne(record: DiskRecord, registryDir: string, byName: boolean, out: SweepOutcome): Promise<void> {
+  const registered = registeredDisks(registryDir).some((r) => r.dir === record.dir);
   if (!registered && !anythingLeft(record)) return;
   const why = reasonToSweep(record, byName);
   if (!why) {
@@ -69,18 +72,19 @@ async function sweepOne(record: DiskRecord, byName: boolean, out: SweepOutcome):
   if (!lines.length && registered) lines.push(`forgot ${record.dir}: ${why}, and nothing of it was left`);
   out.removed.push(...lines);
   out.problems.push(...report.problems.map((p) => `${record.dir}: ${p}`));
-  if (report.problems.length === 0) forgetRecord(record.dir); // also when disk.json and registry differ
+  if (report.problems.length === 0) forgetRecord({ dir: record.dir, registryDir }); // also when disk.json and registry differ
 }
 
 /** Takes down left-over disks (all registered ones, or the one in scope.dir). */
 export async function sweepDisks(scope: SweepScope = {}): Promise<SweepOutcome> {
   const out: SweepOutcome = { removed: [], kept: [], problems: [] };
+  const registryDir = scope.registryDir ?? diskEnvironmentFromEnv().registryDir;
   if (scope.dir) {
     const dir = resolve(scope.dir);
-    const record = readRecord(dir) ?? registeredDisks().find((r) => r.dir === dir) ?? null;
-    if (record) await sweepOne(record, true, out);
+    const record = readRecord(dir) ?? registeredDisks(registryDir).find((r) => r.dir === dir) ?? null;
+    if (record) await sweepOne(record, registryDir, true, out);
     return out;
   }
-  for (const record of registeredDisks()) await sweepOne(record, false, out);
+  for (const record of registeredDisks(registryDir)) await sweepOne(record, registryDir, false, out);
   return out;
 }

@@ -93,6 +93,6 @@ export async function tearDownDisk(record: DiskRecord, opts: TeardownOptions = {
   await detachLoop(record, report);
   await stopHelper(record, report, lazy);
   saveRecord({ ...record, helperPid: null, loopDevice: null, mountPoint: null });
-  if (report.problems.length === 0) forgetRecord(record.dir);
+  if (report.problems.length === 0) forgetRecord(record);
   return report;
 }

@@ -1,5 +1,5 @@
 /** Where the rig's own files are, whether it runs from source (tests) or from dist/. The helper's
- * path is the disk's own (faults/helper-path.ts). */
+ * path is the disk's own (faults/disk-environment.ts). */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

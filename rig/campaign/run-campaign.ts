@@ -7,6 +7,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runCycle } from '../cycle/run-cycle.js';
 import { checkAborted } from '../interrupts.js';
 import { countByScenario } from './shard.js';
@@ -35,6 +36,7 @@ export interface CampaignRunInput {
   evidenceMaxBytes: number;
   runtimeFor: (scenario: string) => ScenarioRuntime;
   cacheRoot: string;
+  diskEnvironment?: DiskEnvironment;
   progress: CampaignProgress;
   renderReport?: ReportRenderer;
   signal: AbortSignal;
@@ -87,6 +89,7 @@ async function runOne(input: CampaignRunInput, planned: PlannedCycle, n: number)
     expectation: scenario.settings.expect,
     dir,
     cacheRoot: input.cacheRoot,
+    diskEnvironment: input.diskEnvironment,
     runtime,
     serverVersion,
     repro: `rig repro ${join(input.dirLabel, 'cycles', planned.id)}`,

@@ -28,7 +28,7 @@ export interface Sweeper {
 export const SWEEPERS: Sweeper[] = [
   { name: 'docker', sweep: (scope) => sweepDocker({ ...scope, workDir: scope.context.workDir, engineAddress: scope.context.dockerHost ?? undefined }) },
   { name: 'servers', sweep: sweepServers },
-  { name: 'disks', sweep: sweepDisks },
+  { name: 'disks', sweep: (scope) => sweepDisks({ dir: scope.dir, registryDir: scope.context.disk.registryDir }) },
 ];
 
 export async function sweepLeftovers(scope: CleanupScope, sweepers = SWEEPERS): Promise<SweepOutcome> {

@@ -1,11 +1,13 @@
 /** The power-fail disk a scenario's settings describe, in `dir`, with no trigger armed yet. */
 import type { ScenarioSettings } from '../results/types.js';
+import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import type { DiskOptions } from '../../faults/power-fail-disk.js';
 
 export function diskOptionsFor(
   settings: ScenarioSettings,
   dir: string,
   image: Pick<DiskOptions, 'fromImage' | 'adoptImage'> = {},
+  environment?: DiskEnvironment,
 ): DiskOptions {
   return {
     dir,
@@ -16,5 +18,6 @@ export function diskOptionsFor(
     journalMaxBytes: settings.disk.journalMaxBytes,
     trigger: null,
     ...image,
+    ...(environment ? { environment } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { prepareDataset } from '../load/dataset.js';
 import { preparedTablesBasis } from '../load/lifecycle/prepared-tables.js';
 import type { ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
+import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { datadirOn, makeRunDir } from './server-dirs.js';
 import { diskOptionsFor } from './disk-options.js';
@@ -39,8 +40,9 @@ async function buildPreparedImage(
   runtime: ServerRuntime,
   buildDir: string,
   signal?: AbortSignal,
+  environment?: DiskEnvironment,
 ): Promise<string> {
-  const disk = await startDisk(diskOptionsFor(settings, buildDir));
+  const disk = await startDisk(diskOptionsFor(settings, buildDir, {}, environment));
   const runDir = makeRunDir();
   try {
     const spec = { datadir: datadirOn(disk.target), runDir: runDir.path, settings: settings.server, signal };
@@ -72,6 +74,7 @@ export async function ensurePreparedImage(
   serverVersion: string,
   cacheRoot: string,
   signal?: AbortSignal,
+  environment?: DiskEnvironment,
 ): Promise<string> {
   const key = preparedImageKey(settings, serverVersion);
   const image = join(cacheRoot, key, 'prepared.img');
@@ -79,7 +82,7 @@ export async function ensurePreparedImage(
   const buildDir = join(cacheRoot, `${key}.building-${process.pid}`);
   rmSync(buildDir, { recursive: true, force: true });
   try {
-    const built = await buildPreparedImage(settings, runtime, buildDir, signal);
+    const built = await buildPreparedImage(settings, runtime, buildDir, signal, environment);
     mkdirSync(join(cacheRoot, key), { recursive: true });
     writeFileSync(join(cacheRoot, key, 'settings.json'), JSON.stringify({ settings, serverVersion }, null, 2));
     renameSync(built, image);

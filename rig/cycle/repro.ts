@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { badInput, rigFailure } from '../errors.js';
 import type { CycleRecord } from '../results/types.js';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
+import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { readRecord } from '../../faults/disk-record.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
@@ -22,7 +23,7 @@ export function loadCycleRecord(cycleDir: string): CycleRecord {
   return JSON.parse(readFileSync(path, 'utf8')) as CycleRecord;
 }
 
-export async function rebuildAndServe(cycleDir: string): Promise<{ record: CycleRecord; disk: PowerFailDisk; sha256: string }> {
+export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment): Promise<{ record: CycleRecord; disk: PowerFailDisk; sha256: string }> {
   const record = loadCycleRecord(cycleDir);
   const cut = join(cycleDir, 'cut');
   for (const f of ['image.img', 'journal.bin', 'plan.json']) {
@@ -38,7 +39,7 @@ export async function rebuildAndServe(cycleDir: string): Promise<{ record: Cycle
     rmSync(dir, { recursive: true, force: true });
     throw rigFailure(`rebuilt crash image has sha256 ${sha256}, the record says ${record.crashImageSha256}`);
   }
-  const disk = await startDisk(diskOptionsFor(record.settings, dir, { adoptImage: image }));
+  const disk = await startDisk(diskOptionsFor(record.settings, dir, { adoptImage: image }, environment));
   return { record, disk, sha256 };
 }
 

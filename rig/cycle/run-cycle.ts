@@ -25,6 +25,7 @@ import { prepare } from './stages/prepare.js';
 import { recoverServer } from './stages/recover.js';
 import { scanAfterRecovery } from './stages/scan-after.js';
 import { scanCrashImage } from './stages/scan.js';
+import type { DiskEnvironment } from '../../faults/disk-environment.js';
 
 export interface CycleInput {
   id: string;
@@ -34,6 +35,7 @@ export interface CycleInput {
   expectation: Expectation;
   dir: string; // this cycle's folder: evidence, cycle.json
   cacheRoot: string; // prepared images
+  diskEnvironment?: DiskEnvironment; // the disk's helper, registry, FUSE device (default: the environment's)
   runtime: ServerRuntime;
   serverVersion: string;
   repro: string; // the command that rebuilds this crash image
@@ -63,7 +65,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;
     const scanned = await timer.time('scanBefore', () =>
-      scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup, server.flavor),
+      scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup, server.flavor, input.diskEnvironment),
     );
     const stats = record.cut.stats;
     if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);

@@ -135,6 +135,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
         evidenceMaxBytes: evidenceMax ?? loaded.evidence.maxBytes,
         runtimeFor: (name) => runtimes.get(name)!,
         cacheRoot: context.cacheRoot,
+        diskEnvironment: context.disk,
         progress,
         renderReport: (d) => writeReport(d),
         signal,

@@ -39,6 +39,7 @@ async function cycle(o: Record<string, string | undefined>): Promise<number> {
         expectation: settings.expect,
         dir,
         cacheRoot: context.cacheRoot,
+        diskEnvironment: context.disk,
         runtime,
         serverVersion: `${server} ${version}`,
         repro: `rig repro ${dir}`,

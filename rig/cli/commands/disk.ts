@@ -11,6 +11,7 @@ import { flagValue } from '../flag-value.js';
 import { runAction, type SettingFlags } from '../run-action.js';
 import { buildCrashImage } from '../../../faults/crash-image.js';
 import { readRecord } from '../../../faults/disk-record.js';
+import { contextFromEnv } from '../../context.js';
 import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
 import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
@@ -58,7 +59,7 @@ async function up(opts: UpOptions): Promise<number> {
   };
   const ownerPid = parseOwnerPid(opts.ownerPid);
   return runInterruptible(async (signal) => {
-    const disk = await startDisk({ ...settings, signal });
+    const disk = await startDisk({ ...settings, signal, environment: contextFromEnv().disk });
     if (signal.aborted) {
       await disk.down();
       return 130;

@@ -27,7 +27,7 @@ async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }
     return 0;
   }
   return runInterruptible(async (signal) => {
-    const { record, disk, sha256 } = await rebuildAndServe(cycleDir);
+    const { record, disk, sha256 } = await rebuildAndServe(cycleDir, contextFromEnv().disk);
     process.stdout.write(`crash image rebuilt, sha256 ${sha256} (matches the record)\n`);
     const datadir = datadirOn(disk.target);
     if (!opts.recover && record.settings.runtime === 'docker') {

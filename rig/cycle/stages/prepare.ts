@@ -7,6 +7,7 @@ import { SERVER_BOUNDS } from '../../defaults.js';
 import { rigFailure } from '../../errors.js';
 import type { ScenarioSettings } from '../../results/types.js';
 import type { ServerRuntime, StartedServer } from '../../runtime/types.js';
+import type { DiskEnvironment } from '../../../faults/disk-environment.js';
 import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { diskOptionsFor } from '../disk-options.js';
@@ -24,15 +25,16 @@ export interface PrepareInput {
   runtime: ServerRuntime;
   serverVersion: string;
   cacheRoot: string;
+  diskEnvironment?: DiskEnvironment;
   cutDir: string; // where the load's disk keeps its image and, at the cut, its journal
   signal?: AbortSignal;
 }
 
 export async function prepare(input: PrepareInput, cleanup: CleanupStack): Promise<LiveServer> {
   const { settings, runtime, signal } = input;
-  const image = await ensurePreparedImage(settings, runtime, input.serverVersion, input.cacheRoot, signal);
+  const image = await ensurePreparedImage(settings, runtime, input.serverVersion, input.cacheRoot, signal, input.diskEnvironment);
   mkdirSync(input.cutDir, { recursive: true });
-  const disk = await startDisk(diskOptionsFor(settings, input.cutDir, { fromImage: image }));
+  const disk = await startDisk(diskOptionsFor(settings, input.cutDir, { fromImage: image }, input.diskEnvironment));
   cleanup.pushDisk('load disk', disk);
   const runDir = makeRunDir();
   cleanup.push('load run dir', async () => runDir.remove());

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { CrashPlan } from '../../../faults/crash-plan.js';
 import type { JournalEntry } from '../../../faults/journal.js';
 import type { OrderEvent } from '../../../faults/order-log.js';
+import type { DiskEnvironment } from '../../../faults/disk-environment.js';
 import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
@@ -22,7 +23,7 @@ import { findCopiesInFlight } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
 import type { RecoveryRules } from '../doublewrite-rules.js';
 import { countClasses, derivePageTruth, type PageTruth } from '../page-truth.js';
-import { addSplitDurablePages } from '../split-durable-pages.js';
+import { addTearsBeyondJournal } from '../tears-beyond-journal.js';
 import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
@@ -60,9 +61,10 @@ export async function scanCrashImage(
   dir: string,
   cleanup: CleanupStack,
   flavor: ServerFlavor,
+  environment?: DiskEnvironment,
 ): Promise<CrashScan> {
   mkdirSync(dir, { recursive: true });
-  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }));
+  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }, environment));
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
   const [scan, extents, copies, checkpoint, reduced] = await Promise.all([
@@ -77,7 +79,7 @@ export async function scanCrashImage(
   writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
   const rules: RecoveryRules = flavor === 'mysql' ? { flavor, reduced } : { flavor };
   const derived = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
-  const pages = addSplitDurablePages(derived.pages, scan.invalid, order, journal, extents);
+  const pages = addTearsBeyondJournal(derived.pages, scan.invalid, order, journal, extents);
   const truth = { pages, counts: countClasses(pages) };
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
   const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
