@@ -36,7 +36,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   for (const p of r.tornPagesBefore.slice(0, 8)) {
     const units = p.unitsNew.map((n) => (n ? 'N' : 'o')).join('');
     const after = p.freedAfter ? ' -> freed' : p.currentAfter === false ? ' -> OLDER than its newest write' : p.attribution ? ` -> ${p.attribution}` : '';
-    const split = p.durableSplit ? ` (durable in pieces: writes ${p.durableSplit.writeSeqs.join(', ')}${p.durableSplit.bytesBeforeWindow ? ' and older' : ''})` : '';
+    const split = p.partlyUnwritten ? ` (${p.partlyUnwritten.unwrittenBytes} bytes in an extent still unwritten)` : p.inPieces ? ` (reached the disk in pieces: partial writes ${p.inPieces.partialWrites.join(', ') || 'none'}, last writers ${p.inPieces.lastWriters.join(', ') || 'none'}${p.inPieces.bytesBeforeWindow ? ' and older' : ''})` : '';
     lines.push(`    ${p.file} page ${p.page} [${units}]${split} ${p.invalidBefore ?? 'still verified'}${after}`);
   }
   if (r.tornPagesBefore.length > 8) lines.push(`    ... ${r.tornPagesBefore.length - 8} more`);

@@ -32,14 +32,16 @@ export interface PageTruth {
   /** LSN in the header of the durable version and of the newest version written before the cut. */
   durableLsn: number | null;
   newestLsn: number | null;
-  /** Torn with no pending write to show for it: its durable bytes came from these writes of the
-   * order log (and from before the log's window, when bytesBeforeWindow): split-durable-pages.ts. */
-  durableSplit?: DurableSplit;
+  /** Torn by the order log's evidence that it reached the disk in pieces (tears-beyond-journal.ts). */
+  inPieces?: InPieces;
+  /** Torn by the crash image's extent map: this many bytes read as zeros from an unwritten extent. */
+  partlyUnwritten?: { unwrittenBytes: number };
 }
 
-export interface DurableSplit {
-  writeSeqs: number[];
-  bytesBeforeWindow: boolean;
+export interface InPieces {
+  lastWriters: number[]; // the durable writes its bytes came from last, by seq
+  partialWrites: number[]; // writes of the window that carried only part of it
+  bytesBeforeWindow: boolean; // some durable bytes are older than the log's window
 }
 
 export interface TruthSummary {

@@ -60,7 +60,8 @@ export function describeTornPages(
       attribution: null,
       doublewrite,
       ...(freedBefore ? { freedBefore } : {}),
-      ...(t.durableSplit ? { durableSplit: t.durableSplit } : {}),
+      ...(t.inPieces ? { inPieces: t.inPieces } : {}),
+      ...(t.partlyUnwritten ? { partlyUnwritten: t.partlyUnwritten } : {}),
       ...(page0 ? { page0: { ...page0, serverLog: [], finding: null } } : {}),
     });
   }

@@ -146,9 +146,13 @@ export interface TornPage {
   freedBefore?: boolean;
   /** For page 0 of a tablespace file: how the server finds its copy, pages 1-3, what it logged. */
   page0?: Page0Evidence;
-  /** Torn before any pending write: the disk received its durable bytes from several writes
-   * (page-cache writeback in pieces), these by the order log's seqs. */
-  durableSplit?: { writeSeqs: number[]; bytesBeforeWindow: boolean };
+  /** Invalid with no pending write to tear it, and the order log shows it reached the disk in
+   * pieces (page-cache writeback): the durable writes its bytes came from last, the writes that
+   * carried only part of it, and whether some bytes are older than the log's window. */
+  inPieces?: { lastWriters: number[]; partialWrites: number[]; bytesBeforeWindow: boolean };
+  /** Invalid because part of it lies in an extent the crash image still marks unwritten (those
+   * bytes read as zeros; the filesystem's record of the write was not durable). */
+  partlyUnwritten?: { unwrittenBytes: number };
 }
 
 /**
