@@ -1,4 +1,5 @@
 #include "journal.h"
+#include "dumpfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -146,8 +147,9 @@ static int put_u64(FILE *f, uint64_t v)
 	return fwrite(b, 1, 8, f) == 8 ? 0 : errno ? -errno : -EIO;
 }
 
-static int write_entries(const struct journal *j, FILE *f)
+static int write_entries(FILE *f, const void *ctx)
 {
+	const struct journal *j = ctx;
 	int rc = fwrite("PFJ1", 1, 4, f) == 4 ? 0 : -EIO;
 	rc = rc ? rc : put_u64(f, journal_pending(j));
 	for (size_t i = j->head; rc == 0 && i < j->n; i++) {
@@ -162,24 +164,8 @@ static int write_entries(const struct journal *j, FILE *f)
 	return rc;
 }
 
-/* Written beside path and renamed over it once complete: a failed dump leaves no journal at path. */
+/* A failed dump leaves no journal at path. */
 int journal_dump(const struct journal *j, const char *path)
 {
-	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return -errno;
-	errno = 0;
-	int rc = write_entries(j, f);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		rc = rc ? rc : -errno;
-	if (fclose(f) != 0)
-		rc = rc ? rc : -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
+	return dump_file(path, write_entries, j);
 }

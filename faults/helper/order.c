@@ -1,4 +1,5 @@
 #include "order.h"
+#include "dumpfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -31,27 +32,18 @@ static int put(FILE *f, const void *p, size_t n)
 }
 
 /* "PFO1", u64 count, then per event u32 kind, u32 len, u64 a, u64 b, u64 t_ns (little-endian host). */
-int order_dump(const struct order_log *o, const char *path)
+static int write_events(FILE *f, const void *ctx)
 {
-	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return -errno;
-	errno = 0;
+	const struct order_log *o = ctx;
 	uint64_t kept = o->next < o->cap ? o->next : o->cap;
 	int rc = put(f, "PFO1", 4);
 	rc = rc ? rc : put(f, &kept, 8);
 	for (uint64_t i = o->next - kept; rc == 0 && i < o->next; i++)
 		rc = put(f, &o->ring[i % o->cap], sizeof(struct order_event));
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		rc = rc ? rc : -errno;
-	if (fclose(f) != 0)
-		rc = rc ? rc : -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
 	return rc;
+}
+
+int order_dump(const struct order_log *o, const char *path)
+{
+	return dump_file(path, write_events, o);
 }
