@@ -16,19 +16,18 @@ import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CycleRecord, RecoveryBounds, ScenarioSettings } from '../../rig/results/types.js';
 import { FaultyRuntime, type Fault } from '../fixtures/faulty-runtime.js';
 import { rejudge } from '../fixtures/rejudge.js';
+import { localScenario } from '../fixtures/local-scenario.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-server-failures-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
 
-const settings: ScenarioSettings = {
-  name: 'dw-on-4k',
-  runtime: 'local',
-  server: { doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '32M', redoSize: '48M' },
-  disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 256 << 20 },
-  load: { kind: 'builtin', connections: 4, tables: 4, rows: 3000, maxSeconds: 90 },
+const settings: ScenarioSettings = localScenario('dw-on-4k', {
+  server: { bufferPool: '32M', redoSize: '48M' },
+  disk: { sizeBytes: 256 << 20 },
+  load: { rows: 3000, maxSeconds: 90 },
   expect: 'recovers',
-};
+});
 
 /** A cycle that recovered cleanly without any fault: the crash image every case judges again. */
 let base: Promise<{ dir: string; record: CycleRecord }> | null = null;

@@ -13,20 +13,18 @@ import { contradicts } from '../../rig/results/expectation.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ScenarioSettings } from '../../rig/results/types.js';
 import { huntFinding } from '../fixtures/hunt-finding.js';
+import { localScenario } from '../fixtures/local-scenario.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-odnf-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
 const HUNT = 16; // a cut right after a flush finds nothing pending (no-torn): about half the cycles hit
 
-const settings: ScenarioSettings = {
-  name: 'odnf',
-  runtime: 'local',
-  server: { doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC', pageSize: 16384, bufferPool: '64M', redoSize: '96M' },
-  disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'after-writes', writes: 400 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 },
-  load: { kind: 'builtin', connections: 4, tables: 4, rows: 10000, maxSeconds: 120 },
+const settings: ScenarioSettings = localScenario('odnf', {
+  server: { flushMethod: 'O_DIRECT_NO_FSYNC', bufferPool: '64M' },
+  disk: { trigger: { kind: 'after-writes', writes: 400 } },
   expect: 'recovers',
-};
+});
 
 t.test('a home write issued before its copy was flushed leaves a torn page no copy restores', async (t) => {
   const { hit: found, seen } = await huntFinding('o-direct-no-fsync', settings, local, work, HUNT);

@@ -16,20 +16,14 @@ import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ScenarioSettings, TornPage } from '../../rig/results/types.js';
 import { huntFinding } from '../fixtures/hunt-finding.js';
 import { rejudge } from '../fixtures/rejudge.js';
+import { localScenario } from '../fixtures/local-scenario.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-page0-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
 const HUNT = 12;
 
-const settings: ScenarioSettings = {
-  name: 'page0',
-  runtime: 'local',
-  server: { doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' },
-  disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 },
-  load: { kind: 'builtin', connections: 4, tables: 4, rows: 10000, maxSeconds: 120 },
-  expect: 'recovers',
-};
+const settings: ScenarioSettings = localScenario('page0', { server: { bufferPool: '64M' }, expect: 'recovers' });
 
 const PS = settings.server.pageSize;
 
