@@ -36,6 +36,7 @@ export const VERDICT_LABELS: Record<Verdict, string> = {
   'restored': 'restored',
   'detected': 'detected',
   'refused': 'refused',
+  'wal-tail-refused': 'refused on a torn WAL tail',
   'crashed': 'CRASHED',
   'hung': 'HUNG',
   'shutdown-crash': 'SHUTDOWN CRASH',
@@ -55,6 +56,7 @@ export const VERDICT_ORDER: Verdict[] = [
   'shutdown-crash',
   'rig-error',
   'refused',
+  'wal-tail-refused',
   'detected',
   'restored',
   'no-torn',
@@ -65,6 +67,7 @@ export const EXPECTATION_TEXT: Record<Expectation, string> = {
   'never-torn': 'never torn: no page may tear in the crash image',
   'torn-reproduced': 'torn reproduced: the negative control must tear pages',
   'detects': 'detects: every torn page restored by redo or named by a server that refuses to start, never silent',
+  'commits-kept': 'commits kept: every acknowledged commit present, or a refusal on a torn WAL tail the server names',
 };
 
 export function formatIso(iso: string | null): string {

@@ -10,6 +10,7 @@ import type { DiskSettings, LoadSettings, RecoveryBounds, ScenarioSettings, Serv
 const MiB = 1024 * 1024;
 
 export const DEFAULT_SERVER: ServerSettings = {
+  engine: 'innodb',
   doublewrite: true,
   flushMethod: 'O_DIRECT',
   pageSize: 16384,

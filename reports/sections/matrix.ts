@@ -1,8 +1,9 @@
 /**
- * The scenario matrix as a grid: rows are filesystems (and page sizes where they vary), columns are
- * doublewrite on/fast/detect-and-recover/detect-only/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
+ * The scenario matrix as a grid: rows are filesystems (led by the server and its engine where the
+ * campaign runs more than one, and with page sizes where they vary), columns are doublewrite
+ * on/fast/detect-and-recover/detect-only/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
  */
-import type { CampaignResults, ScenarioSummary } from '../../rig/results/types.js';
+import type { CampaignResults, CycleRecord, ScenarioSummary } from '../../rig/results/types.js';
 import { FILESYSTEMS, type FsKind } from '../../faults/filesystems.js';
 import { DEFAULT_DISK } from '../../rig/defaults.js';
 import { DOUBLEWRITE_MODES, doublewriteMode, type DoublewriteMode } from '../../rig/results/doublewrite-mode.js';
@@ -28,12 +29,37 @@ function columnsOf(scenarios: ScenarioSummary[]): { dw: DoublewriteMode; unit: n
       .map((unit) => ({ dw, unit })));
 }
 
-function rowsOf(scenarios: ScenarioSummary[]): Axis[] {
-  const pageSizesVary = unique(scenarios.map((s) => s.settings.server.pageSize)).length > 1;
-  const keys = unique(scenarios.map((s) => rowKey(s, pageSizesVary)));
+/** What varies between rows besides the filesystem. */
+interface RowShape {
+  pageSizes: boolean;
+  servers: Map<string, string> | null; // scenario name -> its server's label, when servers vary
+}
+
+/**
+ * The server a scenario ran, as its cycles recorded it ("mariadbd 11.8.9-MariaDB-0+deb13u1"),
+ * else its runtime and image; with the engine of its tables when that is not InnoDB.
+ */
+function serverLabel(s: ScenarioSummary, cycles: readonly CycleRecord[]): string {
+  const version = cycles.find((c) => c.scenario === s.name && c.server?.version)?.server?.version;
+  const server = version ?? (s.settings.image ? `${s.settings.runtime} ${s.settings.image}` : s.settings.runtime);
+  return s.settings.server.engine === 'rocksdb' ? `${server} · RocksDB` : server;
+}
+
+function rowShape(results: CampaignResults): RowShape {
+  const scenarios = results.scenarios;
+  const labels = new Map(scenarios.map((s) => [s.name, serverLabel(s, results.cycles)]));
+  return {
+    pageSizes: unique(scenarios.map((s) => s.settings.server.pageSize)).length > 1,
+    servers: unique([...labels.values()]).length > 1 ? labels : null,
+  };
+}
+
+function rowsOf(scenarios: ScenarioSummary[], shape: RowShape): Axis[] {
+  const keys = unique(scenarios.map((s) => rowKey(s, shape)));
   return keys.map((key) => {
-    const [fs, page] = key.split('|') as [FsKind, string];
-    return { key, label: pageSizesVary ? `${fsLabel(fs)} · ${formatUnit(Number(page))} pages` : fsLabel(fs) };
+    const [server, fs, page] = key.split('|') as [string, FsKind, string];
+    const label = [shape.servers ? server : '', fsLabel(fs), shape.pageSizes ? `${formatUnit(Number(page))} pages` : ''].filter(Boolean).join(' · ');
+    return { key, label };
   });
 }
 
@@ -42,23 +68,24 @@ function fsLabel(fs: FsKind): string {
   return fs === DEFAULT_DISK.fs ? `${label} (default)` : label;
 }
 
-function rowKey(s: ScenarioSummary, withPage: boolean): string {
-  return withPage ? `${s.settings.disk.fs}|${s.settings.server.pageSize}` : `${s.settings.disk.fs}|`;
+function rowKey(s: ScenarioSummary, shape: RowShape): string {
+  return `${shape.servers?.get(s.name) ?? ''}|${s.settings.disk.fs}|${shape.pageSizes ? s.settings.server.pageSize : ''}`;
 }
 
 export function matrixSection(results: CampaignResults): Html {
   const scenarios = results.scenarios;
   if (scenarios.length === 0) return html`<section id="matrix"><h2>Matrix</h2><p class="muted">No scenarios.</p></section>`;
   const columns = columnsOf(scenarios);
-  const rows = rowsOf(scenarios);
-  const pageSizesVary = rows.some((r) => !r.key.endsWith('|'));
+  const shape = rowShape(results);
+  const rows = rowsOf(scenarios, shape);
+  const corner = [shape.servers ? 'server' : '', 'filesystem', shape.pageSizes ? 'page size' : ''].filter(Boolean).join(' · ');
   const groups = DOUBLEWRITE_MODES.map((dw) => ({ dw, span: columns.filter((c) => c.dw === dw).length })).filter((g) => g.span > 0);
   return html`<section id="matrix"><h2>Matrix</h2>
 <table class="matrix"><thead>
-<tr><th rowspan="2" class="corner">filesystem${pageSizesVary ? ' · page size' : ''}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw === 'on' || g.dw === 'off' ? g.dw.toUpperCase() : g.dw}</th>`)}</tr>
+<tr><th rowspan="2" class="corner">${corner}</th>${groups.map((g) => html`<th colspan="${g.span}" class="dw-group">doublewrite ${g.dw === 'on' || g.dw === 'off' ? g.dw.toUpperCase() : g.dw}</th>`)}</tr>
 <tr>${columns.map((c) => html`<th>atomic ${formatUnit(c.unit)}</th>`)}</tr>
 </thead><tbody>${rows.map((row) => html`<tr><th class="row-head">${row.label}</th>${columns.map((c) =>
-    matrixCell(scenarios.filter((s) => rowKey(s, pageSizesVary) === row.key && modeOf(s) === c.dw && s.settings.disk.atomicUnit === c.unit)))}</tr>`)}
+    matrixCell(scenarios.filter((s) => rowKey(s, shape) === row.key && modeOf(s) === c.dw && s.settings.disk.atomicUnit === c.unit)))}</tr>`)}
 </tbody></table>
 <p class="legend">${STATUS_RANK.map((st) => html`<span class="status status-${st}">${STATUS_TEXT[st].icon} ${STATUS_TEXT[st].label}</span> `)}</p></section>`;
 }

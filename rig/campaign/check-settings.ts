@@ -58,6 +58,10 @@ const checks: Check[] = [
     s.load.kind === 'sysbench' && !isDefaultMix(s.load.mix)
       ? { key: 'load.mix', message: `sysbench runs only its own oltp_write_only, not the mix '${showMix(s.load.mix!)}'; use kind: builtin or remove load.mix` }
       : null,
+  (s) =>
+    s.server.engine === 'rocksdb' && !isDefaultMix(s.load.mix)
+      ? { key: 'load.mix', message: `the mix '${showMix(s.load.mix!)}' has InnoDB's own DDL and tablespace checks, not RocksDB's; with engine: rocksdb use the write-only mix (remove load.mix)` }
+      : null,
   (s) => {
     if (!(s.load.mix?.bulk ?? 0)) return null;
     const needed = readSize(s.server.redoSize)! + DATADIR_SLACK_BYTES + s.load.connections * BULK_TABLE_MAX_BYTES;

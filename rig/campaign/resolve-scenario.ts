@@ -23,6 +23,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
     name: scenario.name,
     runtime: scenario.runtime ?? defaults.runtime ?? DEFAULT_RUNTIME,
     server: {
+      engine: server.engine ?? DEFAULT_SERVER.engine,
       doublewrite: server.doublewrite ?? DEFAULT_SERVER.doublewrite,
       flushMethod: server.flushMethod ?? DEFAULT_SERVER.flushMethod,
       pageSize: server.pageSize ?? DEFAULT_SERVER.pageSize,

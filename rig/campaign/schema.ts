@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { show, type Checked } from '../../faults/checked.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
-import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
+import { ENGINES, EXPECTATIONS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
 import { FINDING_IDS } from '../findings/catalog.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
@@ -48,6 +48,7 @@ export const safeName = z.string().regex(SAFE_NAME, {
 });
 
 export const serverSchema = section({
+  engine: z.enum(ENGINES).optional(),
   doublewrite: field(checkDoublewrite).optional(),
   flushMethod: z.enum(FLUSH_METHODS).optional(),
   pageSize: field(checkPageSize).optional(),

@@ -15,7 +15,7 @@ import type { PlannedScenario } from '../campaign/types.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
 import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
-import { EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
+import { ENGINES, EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
 
 interface ScenarioFlag {
   key: string; // the campaign key it sets, relative to the scenario
@@ -28,6 +28,7 @@ interface ScenarioFlag {
 const [server, disk, load] = [DEFAULT_SERVER, DEFAULT_DISK, DEFAULT_LOAD];
 
 export const SCENARIO_FLAGS: ScenarioFlag[] = [
+  { key: 'server.engine', flag: '--engine <engine>', help: `storage engine of the load's tables: ${oneOf(ENGINES)} (rocksdb: MariaDB with its RocksDB plugin)`, shown: server.engine },
   { key: 'server.doublewrite', flag: '--doublewrite <mode>', help: `InnoDB doublewrite buffer: ${oneOf(DOUBLEWRITE_MODES)} (fast: MariaDB 11.x; detect-*: MySQL 8.0.30+)`, shown: doublewriteMode(server.doublewrite) },
   { key: 'server.pageSize', flag: '--page-size <size>', help: 'innodb_page_size', shown: showSize(server.pageSize) },
   { key: 'server.flushMethod', flag: '--flush-method <method>', help: `innodb_flush_method: ${oneOf(FLUSH_METHODS)}`, shown: server.flushMethod },

@@ -6,8 +6,12 @@
  * What the server did after it started is the server's: a crash, a hang or a failed shutdown is a
  * finding, named apart. First match wins:
  * - never answered: `hung` (its start passed the bound), `crashed` (a signal ended it: a crash,
- *   an assertion's abort, a kill the rig did not send), else it exited by itself: `detected` when
- *   pages were torn or it logged corruption, `refused` when neither (nothing explains the refusal);
+ *   an assertion's abort, a kill the rig did not send), else it exited by itself:
+ *   `wal-tail-refused` when RocksDB refused on its write-ahead log, a log write was dropped or
+ *   torn at the cut and nothing else was called corrupt (a torn tail under RocksDB's default
+ *   recovery mode: a fail-stop, not corruption); `detected` when pages were torn or it logged
+ *   corruption (a complaint about the log with every log write landed counts as corruption);
+ *   `refused` when neither (nothing explains the refusal);
  * - answered: `lost-commit` (an acknowledged commit is missing, or an acknowledged lifecycle step
  *   such as a CREATE, TRUNCATE or DROP was undone), then corruption: a torn or other
  *   page still invalid after a clean shutdown, a CHECK TABLE complaint, a ledger the server could
@@ -26,6 +30,11 @@ export interface JudgeInput {
   torn: CycleRecord['tornPagesBefore'];
   run: RecoveryRun;
   loggedCorruption: boolean;
+  /**
+   * Engine rocksdb: whether the server's log said RocksDB would not open on its write-ahead log
+   * (`logged`), and whether the disk's record has a log write dropped or torn at the cut (`lost`).
+   */
+  wal?: { logged: boolean; lost: boolean };
   ledger: CycleRecord['ledger'];
   checkTable: CycleRecord['checkTable'];
   invariants: CycleRecord['invariants'];
@@ -56,9 +65,15 @@ function judgeNeverReady(input: JudgeInput, tornText: string): Judgement {
   if (run.exit?.signal) {
     return { verdict: 'crashed', reason: `${tornText}; the server died during recovery (${exitText(run.exit)}) before it answered` };
   }
-  const said = input.loggedCorruption ? 'and reported corruption' : 'without naming corruption';
-  const verdict = input.torn.length > 0 || input.loggedCorruption ? 'detected' : 'refused';
-  return { verdict, reason: `${tornText}; the server refused to start (${exitText(run.exit)}) ${said}` };
+  const wal = input.wal;
+  if (wal?.logged && wal.lost && !input.loggedCorruption) {
+    return { verdict: 'wal-tail-refused', reason: `${tornText}; the server refused to start (${exitText(run.exit)}): RocksDB would not replay its write-ahead log, whose tail a log write dropped or torn at the cut broke` };
+  }
+  const walCorrupt = wal?.logged === true && !wal.lost;
+  const said = input.loggedCorruption || walCorrupt ? 'and reported corruption' : 'without naming corruption';
+  const walText = walCorrupt ? ' (RocksDB named its write-ahead log, yet every log write pending at the cut landed whole)' : '';
+  const verdict = input.torn.length > 0 || input.loggedCorruption || walCorrupt ? 'detected' : 'refused';
+  return { verdict, reason: `${tornText}; the server refused to start (${exitText(run.exit)}) ${said}${walText}` };
 }
 
 function corruption(input: JudgeInput): string[] {

@@ -21,10 +21,12 @@ import { diskOptionsFor } from './disk-options.js';
 
 export function preparedImageKey(settings: ScenarioSettings, serverVersion: string): string {
   const lifecycle = preparedTablesBasis(settings.load.mix, settings.load.connections);
+  // InnoDB tables keep the key images were built under before the engine was a setting
+  const { engine, ...innodbServer } = settings.server;
   const basis = {
     fs: settings.disk.fs,
     sizeBytes: settings.disk.sizeBytes,
-    server: settings.server,
+    server: engine === 'innodb' ? innodbServer : settings.server,
     dataset: { tables: settings.load.tables, rows: settings.load.rows },
     runtime: settings.runtime,
     image: settings.image ?? null,
@@ -55,7 +57,7 @@ async function buildPreparedImage(
       throw rigFailure(`the server did not start on a fresh datadir while preparing the dataset: ${last}`);
     }
     try {
-      await prepareDataset({ socketPath: started.server.socketPath }, settings.load);
+      await prepareDataset({ socketPath: started.server.socketPath }, { ...settings.load, engine: settings.server.engine });
     } finally {
       await started.server.stop();
     }

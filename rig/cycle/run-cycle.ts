@@ -75,6 +75,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.checkpointLsn = scanned.checkpointLsn;
     record.writeOrder = scanned.writeOrder;
     record.tornPagesBefore = scanned.torn;
+    if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;
     const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
     const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, cut.load, cleanup, bounds, signal));
     const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));

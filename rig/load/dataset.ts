@@ -12,6 +12,7 @@ import { closeQuietly, connectToServer, type ServerEndpoint } from '../runtime/c
 import { cValue, padValue } from './sbtest-values.js';
 import { createPreparedTables } from './lifecycle/prepared-tables.js';
 import type { LoadMix } from './load-mix.js';
+import type { Engine } from '../results/types.js';
 
 export const DEFAULT_SCHEMA = 'sbtest';
 export const LEDGER_TABLE = 'rig_ledger';
@@ -27,12 +28,15 @@ export interface DatasetOptions {
   seed?: number;
   mix?: LoadMix; // the load's mix: kinds with prepared tables get one per connection
   connections?: number;
+  engine?: Engine; // of every table the dataset creates; innodb when absent
 }
 
-async function createTable(connection: Connection, table: string, rows: number, rng: Rng): Promise<void> {
+const ENGINE_CLAUSE: Record<Engine, string> = { innodb: 'ENGINE=InnoDB', rocksdb: 'ENGINE=ROCKSDB' };
+
+async function createTable(connection: Connection, table: string, rows: number, rng: Rng, engine: string): Promise<void> {
   await connection.query(
     `CREATE TABLE ${table} (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, ` +
-      `c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=InnoDB`,
+      `c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ${engine}`,
   );
   for (let first = 1; first <= rows; first += ROWS_PER_INSERT) {
     const values: Array<[number, number, string, string]> = [];
@@ -49,7 +53,7 @@ async function loadTables(endpoint: ServerEndpoint, schema: string, first: numbe
   const connection = await connectToServer({ ...endpoint, database: schema });
   try {
     for (let i = first; i <= options.tables; i += LOADERS) {
-      await createTable(connection, `sbtest${i}`, options.rows, createRng((options.seed ?? 1) * 7919 + i));
+      await createTable(connection, `sbtest${i}`, options.rows, createRng((options.seed ?? 1) * 7919 + i), ENGINE_CLAUSE[options.engine ?? 'innodb']);
     }
   } finally {
     await closeQuietly(connection);
@@ -61,15 +65,16 @@ export async function prepareDataset(endpoint: ServerEndpoint, options: DatasetO
   const schema = options.schema ?? DEFAULT_SCHEMA;
   if (!/^\w+$/.test(schema)) throw badInput(`schema name "${schema}" must be letters, digits or _`);
   if (options.tables < 1 || options.rows < 1) throw badInput('the dataset needs at least one table and one row');
+  const engine = ENGINE_CLAUSE[options.engine ?? 'innodb'];
   const connection = await connectToServer(endpoint);
   try {
     await connection.query(`DROP DATABASE IF EXISTS ${schema}`);
     await connection.query(`CREATE DATABASE ${schema}`);
     await connection.query(
-      `CREATE TABLE ${schema}.${LEDGER_TABLE} (client INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`,
+      `CREATE TABLE ${schema}.${LEDGER_TABLE} (client INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0) ${engine}`,
     );
     await connection.query(
-      `CREATE TABLE ${schema}.${HISTORY_TABLE} (client INT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (client, seq)) ENGINE=InnoDB`,
+      `CREATE TABLE ${schema}.${HISTORY_TABLE} (client INT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (client, seq)) ${engine}`,
     );
     await connection.query(`USE ${schema}`);
     await createPreparedTables(connection, options.mix, options.connections ?? 0);

@@ -5,6 +5,7 @@ import { isNoiseLine } from './log-patterns.js';
 const PRIORITY: readonly LogEventKind[] = [
   'abort',
   'corruption',
+  'rocksdb-wal',
   'lsn-in-future',
   'doublewrite-restore',
   'error',

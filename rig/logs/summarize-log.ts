@@ -12,6 +12,7 @@ export interface LogSummary {
 
 const KINDS: readonly LogEventKind[] = [
   'corruption',
+  'rocksdb-wal',
   'doublewrite-restore',
   'lsn-in-future',
   'abort',

@@ -14,6 +14,11 @@
  *   a torn page must never pass silently. `no-torn`, `restored` (redo rebuilt every torn page) and
  *   `detected` (the server refused to start and said why) hold; everything else contradicts it,
  *   like recovers. Like the negative control, a scenario whose cycles never tore is blind.
+ * - commits-kept (the load's tables on RocksDB): the server starts with every acknowledged commit
+ *   present and its checks pass (`restored` or `no-torn`: InnoDB's own system pages may still
+ *   tear and must come back), or it refuses to start on a torn write-ahead-log tail and says so
+ *   (`wal-tail-refused`: a fail-stop under RocksDB's default recovery mode, not corruption).
+ *   Everything else contradicts it, the atomic unit whatever it is.
  * rig-error meets nothing and contradicts nothing: the summary counts it on its own.
  */
 import type { Expectation, Verdict } from './types.js';
@@ -39,6 +44,8 @@ export function expectationHolds(expectation: Expectation, verdict: Verdict, tor
       return tornCount > 0 || !UNEXPLAINED_WITHOUT_TEAR.has(verdict);
     case 'detects':
       return verdict === 'restored' || verdict === 'no-torn' || verdict === 'detected';
+    case 'commits-kept':
+      return verdict === 'restored' || verdict === 'no-torn' || verdict === 'wal-tail-refused';
   }
 }
 

@@ -17,6 +17,7 @@ export type Verdict =
   | 'restored'
   | 'detected'
   | 'refused'
+  | 'wal-tail-refused'
   | 'crashed'
   | 'hung'
   | 'shutdown-crash'
@@ -25,7 +26,7 @@ export type Verdict =
   | 'lost-commit'
   | 'rig-error';
 
-export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced', 'detects'] as const;
+export const EXPECTATIONS = ['recovers', 'never-torn', 'torn-reproduced', 'detects', 'commits-kept'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
 
 /** The innodb_flush_method values a scenario may run (the server's unsafe nosync and littlesync are left out). */
@@ -35,7 +36,13 @@ export type FlushMethod = (typeof FLUSH_METHODS)[number];
 /** The innodb_page_size values the server supports, in bytes. */
 export const PAGE_SIZES: readonly number[] = [4096, 8192, 16384, 32768, 65536];
 
+/** The storage engine of the load's tables (the system tables stay the server's own). */
+export const ENGINES = ['innodb', 'rocksdb'] as const;
+export type Engine = (typeof ENGINES)[number];
+
 export interface ServerSettings {
+  /** innodb, or rocksdb: MyRocks (MariaDB's ha_rocksdb plugin) holds the sbtest, ledger and history tables. */
+  engine: Engine;
   /**
    * innodb_doublewrite: on, off, 'fast' (MariaDB 11.x: like on, without syncing data files),
    * 'detect-only' or 'detect-and-recover' (MySQL 8.0.30+: ids and LSNs only, or the same as on).
@@ -225,6 +232,7 @@ export interface InvalidPage {
 
 export type LogEventKind =
   | 'corruption'
+  | 'rocksdb-wal'
   | 'doublewrite-restore'
   | 'lsn-in-future'
   | 'abort'
@@ -352,8 +360,24 @@ export interface CycleRecord {
   evidenceDir: string | null; // relative to the results folder, when evidence was kept
   repro: string; // the command that rebuilds this crash image
   error?: string; // for rig-error: what failed
+  /** Engine rocksdb: the writes pending at the cut into RocksDB's files (absent for InnoDB tables). */
+  rocksdbWrites?: RocksdbWrites;
   /** The server that ran the cycle and the InnoDB options its settings mapped to (absent in older records). */
   server?: { version: string; innodb: string[] };
+}
+
+/** Writes pending at the cut into one kind of RocksDB file, by fate (rig/cycle/rocksdb-writes.ts). */
+export interface RocksdbFileWrites {
+  files: string[]; // relative to the datadir, e.g. ./#rocksdb/000004.log
+  landed: number;
+  dropped: number;
+  torn: number;
+}
+
+/** Pending writes at the cut into RocksDB's write-ahead log and into its other files (SST, MANIFEST). */
+export interface RocksdbWrites {
+  wal: RocksdbFileWrites;
+  other: RocksdbFileWrites;
 }
 
 export interface ScenarioSummary {

@@ -15,6 +15,7 @@ import { parseServerVersion } from './find-server-binary.js';
 import { initializeArgs, serverArgs, validateServerSettings } from './server-args.js';
 import { checkSocketPath, prepareRunDir, checkInitialized } from './preflight.js';
 import { findRigCause } from './rig-cause.js';
+import { ROCKSDB_PROBE_ARGS, readRocksdbProbe } from './rocksdb-support.js';
 import { CONTAINER_DATADIR, CONTAINER_RUNDIR, containerOptions, removeContainer, runToCompletion } from './docker-container.js';
 import { inspectServerImage, type ServerImage } from './docker-image.js';
 import { DockerServer, exitFromCode } from './docker-server.js';
@@ -42,6 +43,7 @@ export class DockerRuntime implements ServerRuntime {
   readonly imageTag: string;
   private info: Promise<ServerImage> | null = null;
   private about: Promise<{ server: string; version: string }> | null = null;
+  private rocksdb: Promise<boolean> | null = null;
 
   constructor(private readonly options: DockerRuntimeOptions) {
     this.runId = options.runId ?? `${process.pid}-${Date.now().toString(36)}`;
@@ -71,6 +73,22 @@ export class DockerRuntime implements ServerRuntime {
     const run = await runToCompletion(this.options.docker, plan, 30_000);
     if (run.exitCode !== 0) throw rigFailure(`${image.server} --version failed in ${image.image}: ${run.output.trim()}`);
     return { server: image.server, version: parseServerVersion(run.output).version };
+  }
+
+  /** Whether the image's server loads ha_rocksdb (a probe container runs it with `--help`), asked once. */
+  hasRocksdb(): Promise<boolean> {
+    this.rocksdb ??= this.probeRocksdb();
+    this.rocksdb.catch(() => (this.rocksdb = null));
+    return this.rocksdb;
+  }
+
+  private async probeRocksdb(): Promise<boolean> {
+    const image = await this.image();
+    if (image.flavor !== 'mariadb') return false;
+    const plan = { image: image.image, runId: this.runId, role: 'probe' as const, command: [image.server, ...ROCKSDB_PROBE_ARGS], user: '0:0' };
+    const run = await runToCompletion(this.options.docker, plan, 60_000);
+    if (run.exitCode === null) throw rigFailure(`${image.server} --help did not finish in 60 s in ${image.image}`);
+    return readRocksdbProbe(run.output);
   }
 
   async initialize(spec: ServerSpec): Promise<void> {

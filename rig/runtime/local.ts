@@ -21,6 +21,7 @@ import {
   prepareRunDir,
 } from './preflight.js';
 import { findRigCause } from './rig-cause.js';
+import { ROCKSDB_PROBE_ARGS, readRocksdbProbe } from './rocksdb-support.js';
 import { LocalServer } from './local-server.js';
 import { waitForReady } from './wait-for-ready.js';
 
@@ -45,6 +46,7 @@ export function localLayout(spec: ServerSpec) {
 export class LocalRuntime implements ServerRuntime {
   readonly name = 'local' as const;
   private binary: Promise<ServerBinary> | null = null;
+  private rocksdb: Promise<boolean> | null = null;
 
   /** The binary, found once per runtime. */
   server(): Promise<ServerBinary> {
@@ -55,6 +57,19 @@ export class LocalRuntime implements ServerRuntime {
   async describe(): Promise<{ server: string; version: string }> {
     const binary = await this.server();
     return { server: binary.path.split('/').pop() ?? binary.path, version: binary.version };
+  }
+
+  hasRocksdb(): Promise<boolean> {
+    this.rocksdb ??= this.probeRocksdb();
+    return this.rocksdb;
+  }
+
+  private async probeRocksdb(): Promise<boolean> {
+    const binary = await this.server();
+    if (binary.flavor !== 'mariadb') return false;
+    const result = await execa(binary.path, ROCKSDB_PROBE_ARGS, { reject: false, all: true, timeout: 60_000 });
+    if (result.timedOut) throw rigFailure(`${binary.path} --help did not finish in 60 s`);
+    return readRocksdbProbe(result.all ?? '');
   }
 
   async initialize(spec: ServerSpec): Promise<void> {

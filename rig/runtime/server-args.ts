@@ -38,6 +38,9 @@ export function unsupportedSetting(settings: ServerSettings, server: ServerIdent
   if ((dw === 'detect-only' || dw === 'detect-and-recover') && !isMysql8030(server)) {
     return `doublewrite: ${dw} needs MySQL 8.0.30 or later (innodb_doublewrite=${dw.toUpperCase().replace(/-/g, '_')}); this server is ${server.version}: use doublewrite: on or off, or a MySQL image such as powercut-rig/mysql-offline:9.7`;
   }
+  if (settings.engine === 'rocksdb' && server.flavor !== 'mariadb') {
+    return `engine: rocksdb needs MariaDB with its RocksDB plugin (ha_rocksdb.so, Debian's mariadb-plugin-rocksdb); this server is ${server.version}: use engine: innodb, or an image such as powercut-rig/mariadb-offline:11.8`;
+  }
   const method = settings.flushMethod.toLowerCase();
   if (hasDoublewriteFast(server) && (method === 'littlesync' || method === 'nosync')) {
     return `flush method ${settings.flushMethod} is gone in ${server.version} (innodb_flush_method is deprecated there): use fsync, O_DSYNC, O_DIRECT or O_DIRECT_NO_FSYNC`;
@@ -103,6 +106,17 @@ export function innodbArgs(settings: ServerSettings, server: ServerIdentity): st
   ];
 }
 
+/**
+ * MyRocks: the plugin, forced (a plugin that fails to initialise would otherwise leave a server
+ * that starts without it, its tables unknown), and every commit synced to RocksDB's write-ahead
+ * log (its default, named so the ledger's claim does not rest on a default). The WAL recovery
+ * mode stays the server's default.
+ */
+export function rocksdbArgs(settings: ServerSettings): string[] {
+  if (settings.engine !== 'rocksdb') return [];
+  return ['--plugin-load-add=ha_rocksdb', '--rocksdb=FORCE', '--rocksdb-flush-log-at-trx-commit=1'];
+}
+
 /** `--user=root` is required to run the server as root, and refused otherwise. */
 function userArgs(): string[] {
   return process.getuid?.() === 0 ? ['--user=root'] : [];
@@ -120,6 +134,7 @@ export function serverArgs(layout: ServerLayout, settings: ServerSettings, serve
     '--skip-log-bin',
     ...userArgs(),
     ...innodbArgs(settings, server),
+    ...rocksdbArgs(settings),
   ];
   if (server.flavor === 'mysql') {
     args.push('--mysqlx=OFF'); // X plugin would open its own socket in /var/run

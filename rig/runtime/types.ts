@@ -53,6 +53,8 @@ export interface ServerRuntime {
   readonly imageTag?: string;
   /** Server name and version, e.g. "mariadbd 10.11.14-MariaDB". */
   describe(): Promise<{ server: string; version: string }>;
+  /** Whether the server can load MariaDB's RocksDB plugin (rig/runtime/rocksdb-support.ts); asked once. */
+  hasRocksdb(): Promise<boolean>;
   /** Creates the system tables in an empty datadir. */
   initialize(spec: ServerSpec): Promise<void>;
   /**

@@ -39,6 +39,23 @@ scenarios:
   ]);
 });
 
+t.test('engine rocksdb keeps commits whatever the atomic unit; innodb is the default', async (t) => {
+  const c = parse(`name: c
+defaults: {runtime: docker, image: mariadb-11.8}
+scenarios:
+  - {name: rocks-4k, server: {engine: rocksdb}}
+  - {name: rocks-16k, server: {engine: rocksdb}, disk: {atomic: 16k, fs: ext4-bigalloc16k}}
+  - {name: rocks-dw-off, server: {engine: rocksdb, doublewrite: off}}
+  - {name: inno}
+`);
+  t.same(c.scenarios.map((s) => [s.settings.server.engine, s.settings.expect]), [
+    ['rocksdb', 'commits-kept'],
+    ['rocksdb', 'commits-kept'],
+    ['rocksdb', 'commits-kept'],
+    ['innodb', 'recovers'],
+  ]);
+});
+
 t.test('defaults apply section by section; the scenario wins key by key', async (t) => {
   const c = parse(`name: c
 defaults:
@@ -59,7 +76,7 @@ scenarios:
     disk: {atomic: 512, trigger: 'at-time 2.5s'}
 `);
   const [a, b] = c.scenarios;
-  t.same(a!.settings.server, { doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '256M', redoSize: '32M' });
+  t.same(a!.settings.server, { engine: 'innodb', doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '256M', redoSize: '32M' });
   t.same(a!.settings.disk, { atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 5000 }, journalMaxBytes: 128 * 2 ** 20, sizeBytes: 2 * 2 ** 30 });
   t.same(a!.settings.load, { kind: 'sysbench', connections: 8, tables: 4, rows: 10000, maxSeconds: 30 });
   t.equal(a!.cycles, 5);
@@ -67,7 +84,7 @@ scenarios:
   t.equal(b!.cycles, 2);
   t.equal(b!.settings.runtime, 'docker');
   t.equal(b!.settings.image, 'mariadb:11.4');
-  t.same(b!.settings.server, { doublewrite: true, flushMethod: 'fsync', pageSize: 4096, bufferPool: '64M', redoSize: '32M' });
+  t.same(b!.settings.server, { engine: 'innodb', doublewrite: true, flushMethod: 'fsync', pageSize: 4096, bufferPool: '64M', redoSize: '32M' });
   t.same(b!.settings.disk.trigger, { kind: 'at-time', ms: 2500 });
   t.equal(b!.settings.expect, 'recovers');
   t.equal(c.evidence.maxBytes, 2 * 2 ** 30, 'evidence cap default');

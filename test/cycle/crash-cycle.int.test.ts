@@ -19,7 +19,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 
 function scenario(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs'], flushMethod: FlushMethod = 'O_DIRECT'): ScenarioSettings {
-  const server: ServerSettings = { doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
+  const server: ServerSettings = { engine: 'innodb', doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
   const disk = { atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
     name,

@@ -41,6 +41,15 @@ const cases: [string, Partial<JudgeInput>, string][] = [
   ['refused with nothing torn and nothing named', { run: neverReady({}) }, 'refused'],
   ['died of a signal before it answered', { torn: [page()], run: neverReady({ exit: { exitCode: null, signal: 'SIGABRT' } }), loggedCorruption: true }, 'crashed'],
   ['killed by a SIGKILL the rig did not send (OOM)', { run: neverReady({ exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'crashed'],
+  // engine rocksdb: a refusal on the write-ahead log, told apart by the disk's record of the log's writes
+  ['RocksDB refused on its log, a log write lost at the cut', { run: neverReady({}), wal: { logged: true, lost: true } }, 'wal-tail-refused'],
+  ['RocksDB refused on its log with InnoDB pages torn (InnoDB had recovered)', { torn: [page({ validAfter: null, attribution: null })], run: neverReady({}), wal: { logged: true, lost: true } }, 'wal-tail-refused'],
+  ['RocksDB refused on its log, every log write landed', { run: neverReady({}), wal: { logged: true, lost: false } }, 'detected'],
+  ['RocksDB refused on its log and something else was called corrupt', { run: neverReady({}), loggedCorruption: true, wal: { logged: true, lost: true } }, 'detected'],
+  ['a log write lost, the refusal names nothing', { run: neverReady({}), wal: { logged: false, lost: true } }, 'refused'],
+  ['a log write lost, the server started with every commit', { wal: { logged: false, lost: true } }, 'no-torn'],
+  ['a log write lost, then a commit missing', { ledger: { checked: true, acked: 10, missing: 1 }, wal: { logged: false, lost: true } }, 'lost-commit'],
+  ['RocksDB named its log, then died of a signal', { run: neverReady({ exit: { exitCode: null, signal: 'SIGABRT' } }), wal: { logged: true, lost: true } }, 'crashed'],
   ['recovery past its bound', { run: neverReady({ timedOut: 'start', exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'hung'],
   // answered, then the data
   ['a commit lost', { torn: [page()], ledger: { checked: true, acked: 10, missing: 2 } }, 'lost-commit'],
@@ -73,6 +82,11 @@ for (const [name, over, verdict] of cases) {
     t.match(j.reason, /torn/, 'the reason says what tore');
   });
 }
+
+t.test('a refusal on the log says which: a torn tail, or a log the disk kept whole', async (t) => {
+  t.match(judgeCycle({ ...base, run: neverReady({}), wal: { logged: true, lost: true } }).reason, /write-ahead log, whose tail a log write dropped or torn at the cut broke/);
+  t.match(judgeCycle({ ...base, run: neverReady({}), wal: { logged: true, lost: false } }).reason, /every log write pending at the cut landed whole/);
+});
 
 t.test('the reason of a restore names the attribution and freed pages', async (t) => {
   const j = judgeCycle({ ...base, torn: [page(), page({ page: 8, attribution: 'redo' }), page({ page: 9, validAfter: false, attribution: null, freedAfter: true })] });

@@ -25,7 +25,7 @@ function scenario(kind: LifecycleKindName): ScenarioSettings {
   return {
     name: kind,
     runtime: 'local',
-    server: { doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' },
+    server: { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' },
     disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 },
     load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150, mix: { 'write-only': 4, [kind]: 1 } },
     expect: 'recovers',

@@ -29,7 +29,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 const PS = 16384;
 
-const server: ServerSettings = { doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
+const server: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
 const disk = { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
 const settings: ScenarioSettings = {
   name: 'oracle-faults', runtime: 'local', server, disk,

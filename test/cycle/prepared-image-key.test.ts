@@ -14,10 +14,11 @@ const settings = (load: Partial<LoadSettings> = {}): ScenarioSettings => ({
   name: 'a', runtime: 'local', server: DEFAULT_SERVER, disk: DEFAULT_DISK, load: { ...DEFAULT_LOAD, ...load }, expect: 'recovers',
 });
 
-/** The key as it was computed before load mixes (format 2). */
+/** The key as it was computed before load mixes and engines (format 2). */
 function keyBeforeMixes(s: ScenarioSettings): string {
+  const { engine: _engine, ...server } = s.server;
   const basis = {
-    fs: s.disk.fs, sizeBytes: s.disk.sizeBytes, server: s.server, dataset: { tables: s.load.tables, rows: s.load.rows },
+    fs: s.disk.fs, sizeBytes: s.disk.sizeBytes, server, dataset: { tables: s.load.tables, rows: s.load.rows },
     runtime: s.runtime, image: s.image ?? null, serverVersion: VERSION, format: 2,
   };
   return createHash('sha256').update(JSON.stringify(basis)).digest('hex').slice(0, 16);
@@ -40,4 +41,10 @@ t.test('prepared partitioned tables give keys of their own, by kind and connecti
   ];
   t.equal(new Set(keys).size, keys.length, keys.join(' '));
   t.equal(preparedImageKey(settings({ mix: { partitions: 2, churn: 1 } }), VERSION), keys[1], 'the weights and other kinds do not matter');
+});
+
+t.test('RocksDB tables get a key of their own; InnoDB tables keep the one from before engines', async (t) => {
+  const rocksdb = { ...settings(), server: { ...DEFAULT_SERVER, engine: 'rocksdb' as const } };
+  t.not(preparedImageKey(rocksdb, VERSION), preparedImageKey(settings(), VERSION));
+  t.equal(preparedImageKey(settings(), VERSION), keyBeforeMixes(settings()));
 });

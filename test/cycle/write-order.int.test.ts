@@ -42,7 +42,7 @@ const NEGATIVE_CYCLES = 3;
 const NO_FSYNC_CYCLES = 2;
 
 function scenario(name: string, flushMethod: FlushMethod, doublewrite: boolean, maxSeconds: number): ScenarioSettings {
-  const server = { doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
+  const server = { engine: 'innodb' as const, doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
   const disk = { atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
     name,

@@ -39,7 +39,7 @@ if (engine) {
   ];
 
   async function dockerCycle(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs']): Promise<{ dir: string; settings: ScenarioSettings; record: CycleRecord }> {
-    const server: ServerSettings = { doublewrite, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
+    const server: ServerSettings = { engine: 'innodb', doublewrite, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
     const disk = { atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
     const settings: ScenarioSettings = {
       name: `docker-${name}`, runtime: 'docker', image, server, disk,

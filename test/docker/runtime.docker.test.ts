@@ -16,7 +16,7 @@ import { useDockerEngine } from '../fixtures/docker-engine.js';
 
 const runId = `test-${process.pid}`;
 const image = 'powercut-rig/mariadb-offline:10.11';
-const settings: ServerSettings = { doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '32M', redoSize: '32M' };
+const settings: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '32M', redoSize: '32M' };
 
 async function tempSpec(): Promise<ServerSpec> {
   const root = await mkdtemp(join(tmpdir(), 'rig-docker-'));

@@ -4,7 +4,7 @@ import type { LogEvent } from '../../rig/results/types.js';
 
 t.test('no events: nothing counted, neither ready nor aborted', async (t) => {
   const summary = summarizeLog([]);
-  t.same(Object.values(summary.counts), [0, 0, 0, 0, 0, 0, 0, 0]);
+  t.same(Object.values(summary.counts), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
   t.same([summary.ready, summary.aborted, summary.corruptPages, summary.restoredPages], [false, false, [], []]);
 });
 
@@ -27,7 +27,7 @@ t.test('pages are merged by space and page, or by file and page, and keep the fi
   ]);
   t.same(summary.restoredPages, [{ space: 5, page: 9 }]);
   t.same(summary.counts, {
-    corruption: 5, 'doublewrite-restore': 1, 'lsn-in-future': 1, abort: 1,
+    corruption: 5, 'rocksdb-wal': 0, 'doublewrite-restore': 1, 'lsn-in-future': 1, abort: 1,
     'recovery-start': 0, 'recovery-done': 0, ready: 0, error: 0,
   });
   t.same([summary.ready, summary.aborted], [false, true]);

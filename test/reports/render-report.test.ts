@@ -183,6 +183,21 @@ t.test('the matrix adds page size to its rows only where page sizes vary', async
   t.match(page, /<th class="row-head">ext4 \(default\) · 16k pages<\/th>/);
 });
 
+t.test('the matrix leads its rows with the server and engine only where servers vary', async (t) => {
+  const results = await quickResults();
+  t.notMatch(renderReport({ results }), /server · filesystem/);
+  const varied = structuredClone(results);
+  const [first, second] = varied.scenarios;
+  for (const c of varied.cycles) {
+    if (c.scenario === first!.name) c.server = { version: 'mariadbd 11.8.9-MariaDB-0+deb13u1', innodb: [] };
+  }
+  second!.settings.server.engine = 'rocksdb';
+  const page = renderReport({ results: varied });
+  t.match(page, /<th rowspan="2" class="corner">server · filesystem<\/th>/);
+  t.match(page, /<th class="row-head">mariadbd 11\.8\.9-MariaDB-0\+deb13u1 · ext4 \(default\)<\/th>/);
+  t.match(page, /<th class="row-head">[^<]+ · RocksDB · [^<]+<\/th>/, 'the engine is part of the server');
+});
+
 t.test('units: escaping, chart steps, tick labels, unit maps', async (t) => {
   t.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   t.equal(html`<p>${'<b>'}${html`<i>ok</i>`}${[1, null, false, 'x']}</p>`.value, '<p>&lt;b&gt;<i>ok</i>1x</p>');

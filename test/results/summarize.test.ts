@@ -60,6 +60,25 @@ const rules: [Expectation, Verdict, number, boolean][] = [
   ['detects', 'refused', 0, false],
   ['detects', 'shutdown-crash', 0, false],
   ['detects', 'rig-error', 0, false],
+  ['detects', 'wal-tail-refused', 0, false],
+  // RocksDB tables: every acknowledged commit, or a refusal on a torn log tail; torn InnoDB pages must come back
+  ['commits-kept', 'no-torn', 0, true],
+  ['commits-kept', 'restored', 2, true],
+  ['commits-kept', 'wal-tail-refused', 0, true],
+  ['commits-kept', 'wal-tail-refused', 3, true],
+  ['commits-kept', 'detected', 0, false],
+  ['commits-kept', 'detected', 2, false],
+  ['commits-kept', 'refused', 0, false],
+  ['commits-kept', 'lost-commit', 0, false],
+  ['commits-kept', 'silent-corruption', 1, false],
+  ['commits-kept', 'reported-corruption', 0, false],
+  ['commits-kept', 'crashed', 0, false],
+  ['commits-kept', 'hung', 0, false],
+  ['commits-kept', 'shutdown-crash', 0, false],
+  ['commits-kept', 'rig-error', 0, false],
+  ['recovers', 'wal-tail-refused', 0, false],
+  ['never-torn', 'wal-tail-refused', 0, false],
+  ['torn-reproduced', 'wal-tail-refused', 0, true],
 ];
 
 t.test('expectationHolds follows the oracle for every verdict', async (t) => {

@@ -4,7 +4,7 @@ import { durabilityArgs, initializeArgs, innodbArgs, serverArgs, unsupportedSett
 import type { FlushMethod, ServerSettings } from '../../rig/results/types.js';
 import { hasDoublewriteFast, serverIdentity } from '../../rig/runtime/server-identity.js';
 
-const settings: ServerSettings = { doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 4096, bufferPool: '64M', redoSize: '96M' };
+const settings: ServerSettings = { engine: 'innodb', doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 4096, bufferPool: '64M', redoSize: '96M' };
 const mariadb1011 = serverIdentity('10.11.19-MariaDB-0+deb12u1');
 const mariadb118 = serverIdentity('11.8.9-MariaDB-0+deb13u1');
 const mysql = serverIdentity('8.4.3');
@@ -34,6 +34,18 @@ t.test('rejects settings the server would refuse, as bad input', async (t) => {
     t.throws(() => validateServerSettings({ ...settings, ...change }), RigError, JSON.stringify(change));
   }
   t.doesNotThrow(() => validateServerSettings({ ...settings, flushMethod: 'fsync', bufferPool: '1G' }));
+});
+
+t.test('engine rocksdb: the plugin forced, every commit synced to its log; MariaDB only', async (t) => {
+  const rocksdb: ServerSettings = { ...settings, engine: 'rocksdb' };
+  const args = serverArgs(layout, rocksdb, mariadb118);
+  for (const arg of ['--plugin-load-add=ha_rocksdb', '--rocksdb=FORCE', '--rocksdb-flush-log-at-trx-commit=1']) t.ok(args.includes(arg), arg);
+  t.notOk(args.some((a) => /rocksdb-wal-recovery-mode/.test(a)), "the log's recovery mode is the server's default");
+  t.notOk(serverArgs(layout, settings, mariadb118).some((a) => /rocksdb/.test(a)), 'innodb loads no plugin');
+  t.notOk(initializeArgs('/m/data', rocksdb, mariadb118).some((a) => /rocksdb/.test(a)), 'the datadir is initialised without it');
+  t.equal(unsupportedSetting(rocksdb, mariadb118), null);
+  t.equal(unsupportedSetting(rocksdb, mariadb1011), null, 'a 10.11 with the plugin installed runs it: the runtime is asked');
+  t.match(unsupportedSetting(rocksdb, serverIdentity('9.7.4-2')), /^engine: rocksdb needs MariaDB with its RocksDB plugin .*this server is 9\.7\.4-2: use engine: innodb, or an image such as powercut-rig\/mariadb-offline:11\.8$/);
 });
 
 t.test('which servers have innodb_doublewrite=fast (and the flushing booleans)', async (t) => {

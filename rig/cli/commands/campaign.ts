@@ -27,6 +27,7 @@ import { outcomeExitCode } from '../../results/summarize.js';
 import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
+import { missingRocksdb } from '../../runtime/rocksdb-support.js';
 import { serverIdentity } from '../../runtime/server-identity.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { flagValue } from '../flag-value.js';
@@ -63,6 +64,8 @@ async function scenarioRuntimes(campaign: Campaign, context: RigContext, signal:
       const chosen = byKey.get(key)!;
       const unsupported = unsupportedSetting(settings.server, serverIdentity(chosen.serverVersion));
       if (unsupported) throw badInput(`${campaign.file}: scenario ${settings.name}: ${unsupported}`);
+      const noRocksdb = await missingRocksdb(settings.server, chosen.runtime, chosen.serverVersion);
+      if (noRocksdb) throw badInput(`${campaign.file}: scenario ${settings.name}: ${noRocksdb}`);
       byScenario.set(settings.name, chosen);
     }
     return byScenario;

@@ -13,6 +13,7 @@ import { formatCycleSummary } from '../../cycle/cycle-summary.js';
 import { runCycle } from '../../cycle/run-cycle.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
+import { missingRocksdb } from '../../runtime/rocksdb-support.js';
 import { serverIdentity } from '../../runtime/server-identity.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { CYCLE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
@@ -31,6 +32,8 @@ async function cycle(o: Record<string, string | undefined>): Promise<number> {
       const { server, version } = await runtime.describe();
       const unsupported = unsupportedSetting(settings.server, serverIdentity(version));
       if (unsupported) throw badInput(unsupported);
+      const noRocksdb = await missingRocksdb(settings.server, runtime, version);
+      if (noRocksdb) throw badInput(noRocksdb);
       const record = await runCycle({
         id: 'cycle',
         settings,

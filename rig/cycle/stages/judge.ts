@@ -11,6 +11,7 @@ import type { CycleRecord } from '../../results/types.js';
 import { judgeCycle } from '../judge.js';
 import { page0Finding, page0LogLines } from '../page0-evidence.js';
 import { describeMismatch } from '../reconcile.js';
+import { walTailLost } from '../rocksdb-writes.js';
 import type { RecoveryResult } from './recover.js';
 import type { AfterScan } from './scan-after.js';
 import type { CrashScan } from './scan.js';
@@ -41,10 +42,12 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
     p.page0.finding = page0Finding(p);
   }
   record.exercised = describeExercised(record.tornPagesBefore, record.pendingWrites, record.settings.server.pageSize, record.settings.disk.atomicUnit);
+  const logged = summarizeLog(events).counts;
   const { verdict, reason } = judgeCycle({
     torn: record.tornPagesBefore,
     run: recovery.run,
-    loggedCorruption: summarizeLog(events).counts.corruption > 0,
+    loggedCorruption: logged.corruption > 0,
+    ...(scanned.rocksdb ? { wal: { logged: logged['rocksdb-wal'] > 0, lost: walTailLost(scanned.rocksdb) } } : {}),
     ledger: record.ledger,
     checkTable: record.checkTable,
     invariants: record.invariants,

@@ -16,7 +16,7 @@ import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.j
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
-import type { PageZeroWrite, Reconciliation, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
+import type { PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { ServerFlavor } from '../../runtime/find-server-binary.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
@@ -26,6 +26,7 @@ import { countClasses, derivePageTruth, type PageTruth } from '../page-truth.js'
 import { addTearsBeyondJournal } from '../tears-beyond-journal.js';
 import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
+import { rocksdbWrites } from '../rocksdb-writes.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
 import { describeTornPages } from '../torn-pages.js';
 import { checkCrashImageWriteOrder } from '../write-order.js';
@@ -42,6 +43,7 @@ export interface CrashScan {
   reconciliation: Reconciliation;
   torn: TornPage[];
   writeOrder: WriteOrderCheck;
+  rocksdb: RocksdbWrites | null; // engine rocksdb only
 }
 
 /** The unflushed doublewrite copies of each torn page of a known tablespace. */
@@ -90,5 +92,6 @@ export async function scanCrashImage(
     reconciliation: reconcileScan(truth.pages, scan),
     torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan), rules),
     writeOrder,
+    rocksdb: settings.server.engine === 'rocksdb' ? rocksdbWrites(plan, extents) : null,
   };
 }
