@@ -150,7 +150,9 @@ function vacuousAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
   const e = s.exercise!;
   const claim = e.claim === 'doublewrite'
     ? 'an in-use page tore that only an accepted doublewrite copy restores'
-    : 'a page-size write was in flight at the cut';
+    : e.claim === 'rocksdb-writes-in-flight'
+      ? "a write into RocksDB's files was in flight at the cut"
+      : 'a page-size write was in flight at the cut';
   return {
     kind: 'vacuous',
     title: `Vacuous: "${s.name}" did not exercise what it claims (${describeExercise(e)})`,

@@ -10,6 +10,7 @@ import { verdictChip } from './verdict-chip.js';
 
 export function settingsSummary(s: ScenarioSettings): string {
   return [
+    s.server.engine === 'rocksdb' ? 'RocksDB tables' : null,
     `doublewrite ${doublewriteMode(s.server.doublewrite)}`,
     `atomic ${formatUnit(s.disk.atomicUnit)}`,
     s.disk.fs,

@@ -5,7 +5,7 @@
  */
 import type { ScenarioSettings } from '../results/types.js';
 import { findImageSpec } from '../docker/image-catalog.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RUNTIME, DEFAULT_SERVER } from '../defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RUNTIME, DEFAULT_SERVER, defaultTrigger } from '../defaults.js';
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
 import { formatSize } from '../../faults/sizes.js';
@@ -33,7 +33,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
     disk: {
       atomicUnit: disk.atomic ?? DEFAULT_DISK.atomicUnit,
       fs: disk.fs ?? DEFAULT_DISK.fs,
-      trigger: disk.trigger ?? DEFAULT_DISK.trigger,
+      trigger: disk.trigger ?? defaultTrigger(server.engine ?? DEFAULT_SERVER.engine),
       journalMaxBytes: disk.cacheBound ?? DEFAULT_DISK.journalMaxBytes,
       sizeBytes: disk.size ?? DEFAULT_DISK.sizeBytes,
     },

@@ -12,7 +12,7 @@ import { campaignFrom } from '../campaign/load-campaign.js';
 import { formatPath } from '../campaign/issue-message.js';
 import { loadSchema } from '../campaign/schema.js';
 import type { PlannedScenario } from '../campaign/types.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
+import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
 import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
 import { ENGINES, EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
@@ -36,7 +36,7 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size (MySQL 8.0.30+: innodb_redo_log_capacity)', shown: server.redoSize },
   { key: 'disk.atomic', flag: '--atomic <unit>', help: `atomic write unit of the disk: ${oneOf(ATOMIC_UNITS.map(showSize))}`, shown: showSize(disk.atomicUnit) },
   { key: 'disk.fs', flag: '--fs <fs>', help: `filesystem: ${oneOf(DATADIR_FILESYSTEMS)}`, shown: disk.fs },
-  { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: formatTrigger(disk.trigger) },
+  { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: `${formatTrigger(disk.trigger)}; engine rocksdb: ${formatTrigger(DEFAULT_ROCKSDB_TRIGGER)}` },
   { key: 'disk.cacheBound', flag: '--cache-bound <size>', help: 'unflushed data the disk keeps; past it the oldest writes retire as durable', shown: showSize(disk.journalMaxBytes) },
   { key: 'disk.size', flag: '--size <size>', help: 'disk size', shown: showSize(disk.sizeBytes) },
   { key: 'load.kind', flag: '--load <kind>', help: `the write load: ${oneOf(loadSchema.shape.kind.unwrap().options)}`, shown: load.kind },

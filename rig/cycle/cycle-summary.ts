@@ -2,14 +2,14 @@
 import { doublewriteMode } from '../results/doublewrite-mode.js';
 import { showMix } from '../load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
-import { PHASES, type CycleRecord, type WriteOrderCheck } from '../results/types.js';
+import { PHASES, type CycleRecord, type RocksdbFileWrites, type WriteOrderCheck } from '../results/types.js';
 
 export function formatCycleSummary(r: CycleRecord): string {
   const s = r.settings;
   const lines = [
     `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
     `  ${r.reason}`,
-    `  settings: doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
+    `  settings: ${s.server.engine === 'rocksdb' ? 'engine rocksdb, ' : ''}doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
       (s.load.mix ? `; load mix ${showMix(s.load.mix)}` : ''),
   ];
   if (r.cut) {
@@ -21,6 +21,10 @@ export function formatCycleSummary(r: CycleRecord): string {
   const fates = { landed: 0, dropped: 0, torn: 0 };
   for (const w of r.pendingWrites) fates[w.fate]++;
   lines.push(`  fates: ${fates.landed} landed, ${fates.dropped} dropped, ${fates.torn} torn; ${r.tornPagesBefore.length} torn pages`);
+  if (r.rocksdbWrites) {
+    const fated = (w: RocksdbFileWrites) => `${w.landed} landed, ${w.dropped} dropped, ${w.torn} torn`;
+    lines.push(`  rocksdb writes pending at the cut: log ${fated(r.rocksdbWrites.wal)}; SST and MANIFEST ${fated(r.rocksdbWrites.other)}`);
+  }
   const c = r.pagesTouched;
   if (c && r.reconciliation) {
     lines.push(

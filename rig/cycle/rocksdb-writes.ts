@@ -35,3 +35,9 @@ export function rocksdbWrites(plan: CrashPlan, extents: ExtentMap): RocksdbWrite
 export function walTailLost(writes: RocksdbWrites | null | undefined): boolean {
   return (writes?.wal.dropped ?? 0) + (writes?.wal.torn ?? 0) > 0;
 }
+
+/** Writes pending at the cut into any RocksDB file (a write spanning two files counts for each). */
+export function rocksdbWritesPending(writes: RocksdbWrites): number {
+  const total = (w: RocksdbFileWrites) => w.landed + w.dropped + w.torn;
+  return total(writes.wal) + total(writes.other);
+}

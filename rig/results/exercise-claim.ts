@@ -5,7 +5,9 @@
  * page writes cannot tear: a cycle exercised that when page-size writes were in flight at the cut.
  * Below the scenario's share (`exercise.minShare`, default 0.5) the scenario is vacuous: it passed
  * without testing what it claims. A negative control reports its cycles with in-use torn pages;
- * never tearing at all is already `blind`.
+ * never tearing at all is already `blind`. A commits-kept scenario (RocksDB tables) claims its
+ * commits survive a cut among RocksDB's own writes: a cycle exercised that when a write into its
+ * log, SST or MANIFEST files was pending at the cut.
  */
 import { writesPageCopies } from './doublewrite-mode.js';
 import { describeExercised } from './exercised.js';
@@ -17,10 +19,11 @@ const CLAIMS: Record<ExerciseSummary['claim'], { test: (e: Exercised) => boolean
   doublewrite: { test: (e) => e.tornDoublewrite > 0, text: 'doublewrite exercised' },
   'page-writes-in-flight': { test: (e) => e.pageWritesInFlight > 0, text: 'page writes in flight at the cut' },
   'in-use-torn': { test: (e) => e.tornDoublewrite + e.tornRedo > 0, text: 'in-use pages torn' },
+  'rocksdb-writes-in-flight': { test: (e) => (e.rocksdbWritesInFlight ?? 0) > 0, text: 'RocksDB writes in flight at the cut' },
 };
 
 export function claimOf(settings: ScenarioSettings): ExerciseSummary['claim'] | null {
-  if (settings.expect === 'commits-kept') return null; // its claim is the ledger's, checked in every cycle
+  if (settings.expect === 'commits-kept') return 'rocksdb-writes-in-flight';
   if (settings.expect === 'recovers') return writesPageCopies(settings.server.doublewrite) ? 'doublewrite' : null;
   return settings.expect === 'never-torn' ? 'page-writes-in-flight' : 'in-use-torn';
 }
@@ -56,6 +59,8 @@ export function vacuousLine(e: ExerciseSummary): string {
   const share = `${Math.round((100 * e.cycles) / e.of)}%, below the scenario's ${Math.round(100 * e.minShare!)}%`;
   const why = e.claim === 'doublewrite'
     ? 'its PASS would not show that doublewrite restores torn pages: too few cuts tore an in-use page that only an accepted doublewrite copy restores'
-    : 'its PASS would not show that page writes never tear: too few cuts had a page-size write in flight';
+    : e.claim === 'rocksdb-writes-in-flight'
+      ? "its PASS would not show that RocksDB keeps its commits: too few cuts had a write into RocksDB's files in flight"
+      : 'its PASS would not show that page writes never tear: too few cuts had a page-size write in flight';
   return `vacuous: ${describeExercise(e)} (${share}); ${why}. Check the trigger (it must fire inside a page-flush batch), the load and the buffer pool, or lower exercise.minShare`;
 }

@@ -193,6 +193,8 @@ export interface Exercised {
   /** Page-size writes pending at the cut, and those of them that crossed an atomic-unit boundary. */
   pageWritesInFlight: number;
   pageWritesInFlightStraddling: number;
+  /** Engine rocksdb: writes pending at the cut into RocksDB's files (its log, SST, MANIFEST). */
+  rocksdbWritesInFlight?: number;
 }
 
 /** Every page a pending write touched, by class (rig/cycle/page-truth.ts). */
@@ -411,7 +413,7 @@ export interface FindingHits {
 }
 
 export interface ExerciseSummary {
-  claim: 'doublewrite' | 'page-writes-in-flight' | 'in-use-torn';
+  claim: 'doublewrite' | 'page-writes-in-flight' | 'in-use-torn' | 'rocksdb-writes-in-flight';
   cycles: number; // judged cycles that exercised the claim
   of: number; // judged cycles (rig errors excluded)
   minShare: number | null; // null: no share is required (a negative control has `blind`)

@@ -99,7 +99,7 @@ if (engine) {
   });
 
   t.test('doublewrite off, atomic 4k: the negative control tears pages and the server refuses', async (t) => {
-    const record = await cycle('dw-off-4k', { engine: 'innodb', doublewrite: false }, {});
+    const record = await cycle('dw-off-4k', { doublewrite: false }, {});
     t.equal(record.expectation, 'torn-reproduced');
     t.ok(record.tornPagesBefore.length > 0, 'torn pages in the crash image');
     t.ok(record.expectationHeld, `${record.verdict}: ${record.reason}`);
@@ -107,7 +107,7 @@ if (engine) {
   });
 
   t.test('doublewrite off, atomic 16k on bigalloc: never a torn page', async (t) => {
-    const record = await cycle('dw-off-16k-bigalloc', { engine: 'innodb', doublewrite: false }, { atomicUnit: 16384, fs: 'ext4-bigalloc16k' });
+    const record = await cycle('dw-off-16k-bigalloc', { doublewrite: false }, { atomicUnit: 16384, fs: 'ext4-bigalloc16k' });
     t.equal(record.expectation, 'never-torn');
     t.equal(record.verdict, 'no-torn', record.reason);
     t.ok(record.expectationHeld);

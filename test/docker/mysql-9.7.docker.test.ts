@@ -93,7 +93,7 @@ if (engine) {
   });
 
   t.test('doublewrite off, atomic 4k: the negative control tears pages; the server refuses or hangs', async (t) => {
-    const { record } = await cycle('dw-off-4k', { engine: 'innodb', doublewrite: false }, {}, 2);
+    const { record } = await cycle('dw-off-4k', { doublewrite: false }, {}, 2);
     t.equal(record.expectation, 'torn-reproduced');
     t.ok(record.tornPagesBefore.length > 0, 'torn pages in the crash image');
     t.ok(record.expectationHeld, `${record.verdict}: ${record.reason}`);
@@ -103,14 +103,14 @@ if (engine) {
   });
 
   t.test('doublewrite off, atomic 16k on bigalloc: never a torn page', async (t) => {
-    const { record } = await cycle('dw-off-16k-bigalloc', { engine: 'innodb', doublewrite: false }, { atomicUnit: 16384, fs: 'ext4-bigalloc16k' });
+    const { record } = await cycle('dw-off-16k-bigalloc', { doublewrite: false }, { atomicUnit: 16384, fs: 'ext4-bigalloc16k' });
     t.equal(record.expectation, 'never-torn');
     t.equal(record.verdict, 'no-torn', record.reason);
     t.ok(record.expectationHeld);
   });
 
   t.test('DETECT_ONLY, atomic 4k: torn pages detected (the server refuses and names one), none restored', async (t) => {
-    const { record, log } = await cycle('detect-only', { engine: 'innodb', doublewrite: 'detect-only' }, {}, 2);
+    const { record, log } = await cycle('detect-only', { doublewrite: 'detect-only' }, {}, 2);
     t.ok(record.server?.innodb.includes('--innodb-doublewrite=DETECT_ONLY'));
     t.equal(record.expectation, 'detects');
     t.ok(record.tornPagesBefore.length > 0, 'torn pages in the crash image');

@@ -236,3 +236,19 @@ t.test('a detects scenario whose cycles never tore is blind, like the negative c
   t.ok(torn.held);
   t.notOk(torn.blind);
 });
+
+t.test('a commits-kept scenario whose cuts had no write into RocksDB files in flight is vacuous; a refusal on a torn log tail holds', async (t) => {
+  const s = { ...settings('myrocks', 'commits-kept'), server: { ...DEFAULT_SERVER, engine: 'rocksdb' as const } };
+  const rs = records(s, [['no-torn', 0], ['wal-tail-refused', 0], ['no-torn', 0]]);
+  const inFlight = [3, 1, 0];
+  rs.forEach((r, i) => (r.exercised = { tornDoublewrite: 0, tornRedo: 0, tornFreed: 0, pageWritesInFlight: 0, pageWritesInFlightStraddling: 0, rocksdbWritesInFlight: inFlight[i]! }));
+  const summary = summarizeScenario({ settings: s, cyclesPlanned: 3 }, rs);
+  t.same(summary.exercise, { claim: 'rocksdb-writes-in-flight', cycles: 2, of: 3, minShare: 0.5 });
+  t.ok(summary.held, summary.failures.join('; '));
+  for (const r of rs) r.exercised!.rocksdbWritesInFlight = 0;
+  const idle = summarizeScenario({ settings: s, cyclesPlanned: 3 }, rs);
+  t.ok(idle.vacuous);
+  t.match(idle.failures.at(-1), /^vacuous: RocksDB writes in flight at the cut in 0 of 3 cycles \(0%, below the scenario's 50%\); its PASS would not show that RocksDB keeps its commits/);
+  const lost = summarizeScenario({ settings: s, cyclesPlanned: 1 }, records(s, [['detected', 0]]));
+  t.notOk(lost.held, 'a refusal that is not a torn tail contradicts it');
+});

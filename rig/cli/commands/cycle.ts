@@ -32,7 +32,7 @@ async function cycle(o: Record<string, string | undefined>): Promise<number> {
       const { server, version } = await runtime.describe();
       const unsupported = unsupportedSetting(settings.server, serverIdentity(version));
       if (unsupported) throw badInput(unsupported);
-      const noRocksdb = await missingRocksdb(settings.server, runtime, version);
+      const noRocksdb = await missingRocksdb(settings.server, runtime, `${server} ${version}`);
       if (noRocksdb) throw badInput(noRocksdb);
       const record = await runCycle({
         id: 'cycle',

@@ -11,7 +11,7 @@ import type { CycleRecord } from '../../results/types.js';
 import { judgeCycle } from '../judge.js';
 import { page0Finding, page0LogLines } from '../page0-evidence.js';
 import { describeMismatch } from '../reconcile.js';
-import { walTailLost } from '../rocksdb-writes.js';
+import { rocksdbWritesPending, walTailLost } from '../rocksdb-writes.js';
 import type { RecoveryResult } from './recover.js';
 import type { AfterScan } from './scan-after.js';
 import type { CrashScan } from './scan.js';
@@ -42,6 +42,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
     p.page0.finding = page0Finding(p);
   }
   record.exercised = describeExercised(record.tornPagesBefore, record.pendingWrites, record.settings.server.pageSize, record.settings.disk.atomicUnit);
+  if (scanned.rocksdb) record.exercised.rocksdbWritesInFlight = rocksdbWritesPending(scanned.rocksdb);
   const logged = summarizeLog(events).counts;
   const { verdict, reason } = judgeCycle({
     torn: record.tornPagesBefore,
