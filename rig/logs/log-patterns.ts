@@ -1,7 +1,7 @@
 import type { LogEventKind } from '../results/types.js';
 
 /**
- * The error-log lines the rig recognises, for MariaDB 10.11 / 11.x and MySQL 8.0 / 8.4 / 9.7.
+ * The error-log lines the rig recognises, for MariaDB 10.11 / 11.x (MyRocks included) and MySQL 8.0 / 8.4 / 9.7.
  * Rules are tried in order and the first match wins, so the narrow ones come first.
  * A rule with kind `null` marks a line as deliberately unclassified (it would otherwise
  * be caught by a broader rule below it).
@@ -25,6 +25,18 @@ export const LOG_RULES: readonly LogRule[] = [
   { kind: 'lsn-in-future', pattern: /\bis in the future\b/i },
   { kind: 'lsn-in-future', pattern: /\b(?:LSN|log sequence number)\b.*\bis greater than\b/i },
 
+  // MyRocks (MariaDB 11.8) when RocksDB will not open: the status of its write-ahead log reader,
+  // which under the default recovery mode (absolute consistency) stops on any broken record, the
+  // tail included ("RocksDB: Error opening instance, Status Code: 2, Status: Corruption: truncated
+  // header"; also "truncated record body", "checksum mismatch"). Whether the break is a tail the
+  // cut left is the disk's record to say (rig/cycle/rocksdb-writes.ts), not the line's.
+  {
+    kind: 'rocksdb-wal',
+    pattern: /\bRocksDB: Error opening instance\b.*\bCorruption: (?:truncated header|truncated record body|checksum mismatch|bad record length|error reading trailing data|error in middle of record|missing start of fragmented record|partial record without end|unknown record type)/i,
+  },
+  // Anything else RocksDB calls corrupt when it will not open: an SST file ("Corruption: Bad table
+  // magic number: ... in ./#rocksdb/000012.sst"), the MANIFEST, a block checksum
+  { kind: 'corruption', pattern: /\bRocksDB: Error opening instance\b.*\bCorruption:/i },
   { kind: 'corruption', pattern: /\bcorrupted (?:page|file|datafile|tablespace)\b/i },
   { kind: 'corruption', pattern: /\bpage corruption\b/i },
   { kind: 'corruption', pattern: /\bwrong space ID\b/i },
@@ -53,6 +65,7 @@ export const LOG_RULES: readonly LogRule[] = [
   { kind: 'abort', pattern: /\bAssertion failure\b|\bFailing assertion\b/i },
   { kind: 'abort', pattern: /Unknown\/unsupported storage engine: InnoDB/i },
   { kind: 'abort', pattern: /\bPlugin initialization aborted\b/i },
+  { kind: 'abort', pattern: /\bFailed to initialize plugins\b/i }, // a forced plugin (--rocksdb=FORCE) failed
   { kind: 'abort', pattern: /Failed to initialize DD Storage Engine|Data Dictionary initialization failed/i },
   { kind: 'abort', pattern: /\b(?:mysqld|mariadbd) got signal \d+/i },
 

@@ -21,6 +21,7 @@ const MARIADB = 'mariadb-10.11-error-logs';
 const MYSQL = 'mysql-8-error-logs';
 const MARIADB118 = 'mariadb-11.8-error-logs';
 const MYSQL97 = 'mysql-9.7-error-logs';
+const MYROCKS = 'myrocks-11.8-error-logs';
 
 // Expected figures come from each fixture folder's README (and the lines it quotes).
 const logCases: LogCase[] = [
@@ -132,10 +133,17 @@ const logCases: LogCase[] = [
     corruptPages: [{ page: 54, space: 6 }],
     counts: { corruption: 1, 'doublewrite-restore': 1, abort: 2, 'recovery-start': 2, error: 2 },
   },
+  // MyRocks on 11.8: a cut that dropped a log write (the tail short: RocksDB opens), then breaks
+  // made by hand in that cut's crash image, one per log reader status and one in an SST file
+  { dir: MYROCKS, file: 'started-log-write-dropped.log', ready: true, aborted: false, corruptPages: [], counts: { ready: 1 } },
+  { dir: MYROCKS, file: 'refused-truncated-header.log', ready: false, aborted: true, corruptPages: [], counts: { 'rocksdb-wal': 1, abort: 3 } },
+  { dir: MYROCKS, file: 'refused-truncated-record-body.log', ready: false, aborted: true, corruptPages: [], counts: { 'rocksdb-wal': 1, abort: 3 } },
+  { dir: MYROCKS, file: 'refused-checksum-mismatch.log', ready: false, aborted: true, corruptPages: [], counts: { 'rocksdb-wal': 1, abort: 3 } },
+  { dir: MYROCKS, file: 'refused-sst-bad-magic.log', ready: false, aborted: true, corruptPages: [], counts: { corruption: 1, abort: 3 } },
 ];
 
 t.test('every fixture log is covered by a case', async (t) => {
-  for (const dir of [MARIADB, MARIADB118, MYSQL, MYSQL97]) {
+  for (const dir of [MARIADB, MARIADB118, MYSQL, MYSQL97, MYROCKS]) {
     const logs = readdirSync(`${fixtures}${dir}`).filter((f) => f.endsWith('.log'));
     t.same(logs.filter((f) => !logCases.some((c) => c.dir === dir && c.file === f)), [], dir);
   }
