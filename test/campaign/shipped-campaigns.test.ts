@@ -93,3 +93,28 @@ t.test('campaigns/mysql-9.7.yml: MySQL 9.7 in its offline image, doublewrite on/
   }
   t.same(c.scenarios[1]!.settings.findings, ['mysql-o-direct-dblwr'], 'the after-writes cut hunts the O_DIRECT finding');
 });
+
+t.test('campaigns/servers.yml: the three headline scenarios on MariaDB 10.11, 11.8 and MySQL 9.7, and MyRocks at 4k and 16k', async (t) => {
+  const c = await loadCampaign('campaigns/servers.yml');
+  const row = (s: (typeof c.scenarios)[number]) => [
+    s.settings.name, s.settings.runtime, s.settings.image ?? null, s.settings.server.engine, s.settings.server.doublewrite,
+    s.settings.disk.atomicUnit, s.settings.disk.fs, s.settings.expect, s.settings.findings ?? [],
+  ];
+  const headline = (prefix: string, runtime: string, image: string | null, dwOnFindings: string[]) => [
+    [`${prefix}-dw-on-atomic4k`, runtime, image, 'innodb', true, 4096, 'ext4', 'recovers', dwOnFindings],
+    [`${prefix}-dw-off-atomic16k-bigalloc`, runtime, image, 'innodb', false, 16384, 'ext4-bigalloc16k', 'never-torn', []],
+    [`${prefix}-dw-off-atomic4k`, runtime, image, 'innodb', false, 4096, 'ext4', 'torn-reproduced', []],
+  ];
+  t.same(c.scenarios.map(row), [
+    ...headline('mariadb-10.11', 'local', null, ['page0-not-restored']),
+    ...headline('mariadb-11.8', 'docker', 'powercut-rig/mariadb-offline:11.8', ['page0-not-restored']),
+    ...headline('mysql-9.7', 'docker', 'powercut-rig/mysql-offline:9.7', []),
+    ['myrocks-11.8-atomic4k', 'docker', 'powercut-rig/mariadb-offline:11.8', 'rocksdb', true, 4096, 'ext4', 'commits-kept', []],
+    ['myrocks-11.8-atomic16k-bigalloc', 'docker', 'powercut-rig/mariadb-offline:11.8', 'rocksdb', true, 16384, 'ext4-bigalloc16k', 'commits-kept', []],
+  ]);
+  for (const s of c.scenarios) {
+    t.same([s.settings.server.flushMethod, s.settings.load.tables, s.settings.load.rows, s.cycles], ['O_DIRECT', 4, 10000, 3], s.settings.name);
+    const trigger = s.settings.server.engine === 'rocksdb' ? { kind: 'armed', pendingPageWrites: 8 } : { kind: 'armed', pendingPageWrites: 16 };
+    t.same(s.settings.disk.trigger, trigger, `${s.settings.name}: the trigger its engine gets by default`);
+  }
+});
