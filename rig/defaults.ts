@@ -31,7 +31,8 @@ export const DEFAULT_DISK: DiskSettings = {
  * The trigger for RocksDB tables. They make few InnoDB page writes, so the cut is not aimed at home
  * writes (rig/cycle/stages/load.ts) and counts every pending write of a page or more: the writes of
  * an SST a memtable flush is making. Measured on MariaDB 11.8 (8 MiB memtables, 4 x 10k rows):
- * armed 16 fired 24 and 76 s into the load; armed 4 within 5-9 s, once on InnoDB's writes alone;
+ * armed 8 fired 3.0-18.7 s into the load, always among an SST's writes (6 cycles); armed 16 fired
+ * 24 and 76 s into the load; armed 4 within 5-9 s, once on InnoDB's writes alone;
  * a count of writes (after-writes 3000) landed between a commit's flush and the next write, with
  * nothing pending.
  */
