@@ -6,7 +6,7 @@
  * unit must not matter (4k and 16k). A server without RocksDB is bad input before anything runs.
  */
 import t, { type Test } from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveScenario } from '../../rig/campaign/resolve-scenario.js';
@@ -107,4 +107,16 @@ t.test('engine rocksdb on the host MariaDB 10.11 (no mariadb-plugin-rocksdb): ex
   t.equal(run.exitCode, 2, run.stderr);
   t.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
   t.match(run.stderr, /^rig: engine: rocksdb needs MariaDB's RocksDB plugin \(ha_rocksdb\.so\), and mariadbd 10\.11\.\d+-MariaDB\S* on this host cannot load it: install mariadb-plugin-rocksdb, use runtime: docker with image powercut-rig\/mariadb-offline:11\.8, or use engine: innodb$/);
+});
+
+t.test('engine rocksdb in a campaign on the host MariaDB 10.11: the campaign stops before anything runs, exit 2, one line', async (t) => {
+  await ensureBuilt();
+  const file = join(work, 'rocksdb-on-1011.yml');
+  writeFileSync(file, 'name: rocks\nscenarios:\n  - {name: myrocks, runtime: local, server: {engine: rocksdb}}\n');
+  const out = join(work, 'rocks-out');
+  const run = await rig(['campaign', file, '--out', out], {});
+  t.equal(run.exitCode, 2, run.stderr);
+  t.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  t.match(run.stderr, /^rig: .*rocksdb-on-1011\.yml: scenario myrocks: engine: rocksdb needs MariaDB's RocksDB plugin \(ha_rocksdb\.so\), and mariadbd 10\.11\.\d+\S* on this host cannot load it: /);
+  t.notOk(existsSync(out), 'no results folder');
 });
