@@ -2,13 +2,14 @@
  * Finds a Docker engine that answers, or starts the rig's own. Order: DOCKER_HOST when set (and
  * then only it: the user chose that engine), else /var/run/docker.sock, else the rig's own engine
  * (a dockerd under the work dir, started here when the caller allows). The handle says whether we
- * started it; `stop()` ends only an engine we started.
+ * started it; `stop()` ends only an engine we started or adopted from a run that is gone, never
+ * one a live rig process started (that process stops it).
  */
 import Dockerode from 'dockerode';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { rigFailure } from '../errors.js';
 import { ensureDockerd } from './install-docker.js';
-import { claimOwnEngine, spawnDockerd, stopOwnEngine, waitForEngine } from './own-engine.js';
+import { claimOwnEngine, ownEngineClaimed, spawnDockerd, stopOwnEngine, waitForEngine } from './own-engine.js';
 import { dockerPaths } from './paths.js';
 
 export interface DockerEngine {
@@ -72,8 +73,10 @@ export async function connectEngine(options: EngineOptions): Promise<DockerEngin
     throw rigFailure(`the Docker engine at DOCKER_HOST=${chosen} does not answer: start it, or unset DOCKER_HOST`);
   }
   if (await pingEngine('/var/run/docker.sock')) return handle('/var/run/docker.sock', false, noop);
-  // an engine of ours left by an earlier run: adopt it, and stop it like one we started
   if (await pingEngine(paths.socketPath)) {
+    // another rig process runs it: use it, and leave it to that process to stop
+    if (await ownEngineClaimed(paths)) return handle(paths.socketPath, false, noop);
+    // an engine of ours left by a run that is gone: adopt it, and stop it like one we started
     await claimOwnEngine(paths);
     return handle(paths.socketPath, true, () => stopOwnEngine(paths));
   }

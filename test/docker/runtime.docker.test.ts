@@ -10,6 +10,7 @@ import { connectToServer, closeQuietly } from '../../rig/runtime/connect.js';
 import { createDockerRuntime, sweepContainers } from '../../rig/runtime/docker.js';
 import type { ServerSettings } from '../../rig/results/types.js';
 import type { ServerSpec } from '../../rig/runtime/types.js';
+import { connectEngine, pingEngine } from '../../rig/docker/engine.js';
 import { IMAGE_CATALOG } from '../../rig/docker/image-catalog.js';
 import { chooseDefaultImage, flavorOfImage } from '../../rig/runtime/default-image.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
@@ -89,6 +90,15 @@ if (engine) {
       t.equal((error as RigError).exitCode, 2);
       t.match((error as RigError).message, /^no --image given and no image for the host's server \(mysql\) is built: run rig images build (--offline )?--image \S+, or name one with --image$/);
     }
+  });
+
+  t.test("a second connection to the rig's own engine, which this process started, leaves it running", async (t) => {
+    const { workDir, dockerHost } = contextFromEnv();
+    const second = await connectEngine({ workDir, dockerHost, allowStart: false });
+    t.equal(second.socketPath, engine.socketPath, 'the same engine');
+    t.equal(second.started, false, 'not started here, so not stopped from here');
+    await second.stop();
+    t.ok(await pingEngine(engine.socketPath), 'still answers');
   });
 
   t.test('a missing image is bad input, one line', async (t) => {
