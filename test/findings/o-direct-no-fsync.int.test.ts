@@ -18,7 +18,7 @@ import { localScenario } from '../fixtures/local-scenario.js';
 const work = mkdtempSync(join(tmpdir(), 'rig-odnf-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
-const HUNT = 16; // a cut right after a flush finds nothing pending (no-torn): about half the cycles hit
+const HUNT = 32; // a count-of-writes cut often lands just after a flush, with nothing pending (no-torn): from a fifth to half of the cycles hit
 
 const settings: ScenarioSettings = localScenario('odnf', {
   server: { flushMethod: 'O_DIRECT_NO_FSYNC', bufferPool: '64M' },
