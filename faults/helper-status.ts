@@ -21,6 +21,8 @@ export interface DiskCut {
   stats: DiskStats;
   /** Device ranges of the doublewrite area the armed trigger looked past: it counted home writes only. */
   copyRanges?: number;
+  /** Device ranges the armed trigger did not count (temporary tablespaces). */
+  skipRanges?: number;
 }
 
 export interface HelperStatus {
@@ -50,6 +52,7 @@ export interface HelperStatus {
   writesBySize: number[];
   straddleOffsets?: number[]; // absent from a helper built before it kept them
   copyRanges?: number; // device ranges of page copies the armed trigger looked past
+  skipRanges?: number; // device ranges the armed trigger did not count
 }
 
 const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
@@ -80,5 +83,6 @@ export function diskCut(s: HelperStatus, atMs: number): DiskCut {
     pendingPageWrites: s.cutPendingPageWrites,
     stats: diskStats(s),
     ...(s.copyRanges ? { copyRanges: s.copyRanges } : {}),
+    ...(s.skipRanges ? { skipRanges: s.skipRanges } : {}),
   };
 }

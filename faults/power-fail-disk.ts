@@ -85,6 +85,14 @@ export class PowerFailDisk {
     await sendCommand(this.record.controlSocket, 'copy-range none');
   }
 
+  /**
+   * Tells the disk of a device range whose writes an armed trigger must not count (the server's
+   * temporary tablespaces, which recovery never reads).
+   */
+  async addSkipRange(offset: number, length: number): Promise<void> {
+    await sendCommand(this.record.controlSocket, `skip-range ${offset} ${length}`);
+  }
+
   /** Cuts now. Like every cut reply, a rig failure if the journal dump at the cut failed. */
   cut(): Promise<HelperStatus> {
     return sendCommand<HelperStatus>(this.record.controlSocket, 'cut', this.cutReplyTimeoutMs());

@@ -4,12 +4,15 @@
  *   status                  counters, journal size, trigger, cut state
  *   arm none|manual         no automatic cut
  *   arm armed N             cut at the next flush that finds >= N pending page-size writes
- *   arm after-writes N      cut as the (N+1)th write since arming arrives (it is held)
+ *   arm after-writes N      cut as the (N+1)th write since arming arrives (it is held), skip ranges aside
  *   arm at-time MS          cut MS milliseconds after arming
  *   copy-range OFF LEN      a device range holding page copies (the doublewrite area): armed then
  *                           counts only home writes (outside the ranges, equal to a copy made
  *                           durable in them), and waits while a write into one is pending
  *   copy-range none         forget the ranges: armed counts every page-size write again
+ *   skip-range OFF LEN      a device range whose writes neither armed nor after-writes counts
+ *                           (temporary tablespaces, which recovery never reads); `skip-range none`
+ *                           forgets them
  *   cut                     cut now
  *   wait-cut MS             reply once the cut has fired, or `err timeout` after MS
  *   release                 after a cut: fail held and later requests with EIO
@@ -57,10 +60,34 @@ static void reply_status(FILE *out)
 		(unsigned long long)s.page_writes_straddling, D.unit, D.page_size);
 	for (int i = 0; i < SIZE_BUCKETS; i++)
 		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.by_size[i]);
-	fprintf(out, "],\"copyRanges\":%d,\"straddleOffsets\":[", D.n_copies);
+	fprintf(out, "],\"copyRanges\":%d,\"skipRanges\":%d,\"straddleOffsets\":[", D.n_copies, D.n_skips);
 	for (uint64_t i = 0; i < s.page_writes_straddling && i < STRADDLE_OFFSETS; i++)
 		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.straddle_offsets[i]);
 	fprintf(out, "]}\n");
+	pthread_mutex_unlock(&D.lock);
+}
+
+/* `NAME OFF LEN` adds a device range to the list, `NAME none` empties it. */
+static void set_ranges(FILE *out, const char *name, const char *arg, unsigned long long len, int got,
+		       struct range *list, int *count, int max)
+{
+	pthread_mutex_lock(&D.lock);
+	if (got == 2 && strcmp(arg, "none") == 0) {
+		*count = 0;
+		fprintf(out, "ok {}\n");
+		pthread_mutex_unlock(&D.lock);
+		return;
+	}
+	char *end = NULL;
+	unsigned long long off = got >= 2 ? strtoull(arg, &end, 10) : 0;
+	if (got < 3 || !end || *end || len == 0)
+		fprintf(out, "err %s takes a device offset and a length above zero\n", name);
+	else if (*count == max)
+		fprintf(out, "err at most %d %ss\n", max, name);
+	else {
+		list[(*count)++] = (struct range){ off, len };
+		fprintf(out, "ok {}\n");
+	}
 	pthread_mutex_unlock(&D.lock);
 }
 
@@ -128,25 +155,10 @@ static void handle(FILE *out, char *line)
 			fprintf(out, "err already cut\n");
 		else
 			fprintf(out, "ok {}\n");
-	} else if (strcmp(cmd, "copy-range") == 0 && got == 2 && strcmp(arg, "none") == 0) {
-		pthread_mutex_lock(&D.lock);
-		D.n_copies = 0;
-		pthread_mutex_unlock(&D.lock);
-		fprintf(out, "ok {}\n");
 	} else if (strcmp(cmd, "copy-range") == 0) {
-		char *end = NULL;
-		unsigned long long off = got >= 2 ? strtoull(arg, &end, 10) : 0;
-		pthread_mutex_lock(&D.lock);
-		int full = D.n_copies == COPY_RANGES;
-		if (got < 3 || !end || *end || n == 0)
-			fprintf(out, "err copy-range takes a device offset and a length above zero\n");
-		else if (full)
-			fprintf(out, "err at most %d copy ranges\n", COPY_RANGES);
-		else {
-			D.copies[D.n_copies++] = (struct range){ off, n };
-			fprintf(out, "ok {}\n");
-		}
-		pthread_mutex_unlock(&D.lock);
+		set_ranges(out, cmd, arg, n, got, D.copies, &D.n_copies, COPY_RANGES);
+	} else if (strcmp(cmd, "skip-range") == 0) {
+		set_ranges(out, cmd, arg, n, got, D.skips, &D.n_skips, SKIP_RANGES);
 	} else if (strcmp(cmd, "cut") == 0) {
 		pthread_mutex_lock(&D.lock);
 		int was = D.cut;

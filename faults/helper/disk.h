@@ -12,6 +12,7 @@ enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TI
 
 #define SIZE_BUCKETS 13 /* <=512, 1k, 2k ... 1M, larger */
 #define COPY_RANGES 8 /* device ranges where the server keeps page copies (its doublewrite area) */
+#define SKIP_RANGES 32 /* device ranges whose writes the armed count ignores (temporary tablespaces) */
 #define COPY_HASHES 256 /* hashes of the latest pages made durable in those ranges (two batches of 128) */
 #define STRADDLE_OFFSETS 64 /* device offsets of the first straddling page writes, kept for the rig to map */
 
@@ -43,6 +44,8 @@ struct disk {
 	uint64_t trig_n;          /* pending page writes, writes, or milliseconds */
 	struct range copies[COPY_RANGES]; /* armed counts home writes: page writes outside these */
 	int n_copies;
+	struct range skips[SKIP_RANGES]; /* armed does not count page writes touching these */
+	int n_skips;
 	uint64_t copy_hashes[COPY_HASHES]; /* a ring: content hashes of durable copies */
 	unsigned next_copy_hash;
 	uint64_t writes_since_arm;

@@ -86,12 +86,17 @@ size_t journal_pending_at_least(const struct journal *j, uint32_t len)
 	return c;
 }
 
-static int touches(const struct jentry *e, const struct range *r, int n)
+int range_touches(uint64_t off, uint64_t len, const struct range *r, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (e->off < r[k].off + r[k].len && r[k].off < e->off + e->len)
+		if (off < r[k].off + r[k].len && r[k].off < off + len)
 			return 1;
 	return 0;
+}
+
+static int touches(const struct jentry *e, const struct range *r, int n)
+{
+	return range_touches(e->off, e->len, r, n);
 }
 
 static uint64_t page_hash(const unsigned char *p, size_t n)
@@ -110,6 +115,14 @@ long journal_pending_outside(const struct journal *j, uint32_t len, const struct
 			return -1;
 		c += j->e[i].len >= len;
 	}
+	return c;
+}
+
+long journal_pending_except(const struct journal *j, uint32_t len, const struct range *r, int n)
+{
+	long c = 0;
+	for (size_t i = j->head; i < j->n; i++)
+		c += j->e[i].len >= len && !touches(&j->e[i], r, n);
 	return c;
 }
 

@@ -34,8 +34,12 @@ void journal_flush_before(struct journal *j, uint64_t seq);
 size_t journal_pending(const struct journal *j);
 size_t journal_pending_at_least(const struct journal *j, uint32_t len);
 struct range { uint64_t off, len; };
+/* Whether [off, off + len) overlaps any of the n ranges. */
+int range_touches(uint64_t off, uint64_t len, const struct range *r, int n);
 /* Pending writes of at least len bytes outside the n ranges; -1 while any pending write touches one. */
 long journal_pending_outside(const struct journal *j, uint32_t len, const struct range *r, int n);
+/* Pending writes of at least len bytes that touch none of the n ranges. */
+long journal_pending_except(const struct journal *j, uint32_t len, const struct range *r, int n);
 /* Pages of pending writes outside the ranges whose content hash `known` accepts (a write of several
  * pages, as buffered writeback merges them, counts each); -1 as above. */
 long journal_pending_copied(const struct journal *j, uint32_t page, const struct range *r, int n,

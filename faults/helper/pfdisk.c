@@ -311,7 +311,7 @@ static int pf_write(const char *path, const char *buf, size_t len, off_t off,
 	if ((uint64_t)off + len > D.size)
 		return -ENOSPC;
 	pthread_mutex_lock(&D.lock);
-	if (!D.cut && D.trig == TRIG_AFTER_WRITES && ++D.writes_since_arm > D.trig_n)
+	if (!D.cut && D.trig == TRIG_AFTER_WRITES && !range_touches(off, len, D.skips, D.n_skips) && ++D.writes_since_arm > D.trig_n)
 		disk_cut_locked("after-writes");
 	int rc = D.cut ? disk_hold_locked() : D.broken[0] ? -EIO : journal_reserve(&D.journal, D.inflight + 1);
 	if (rc == 0) {
@@ -347,7 +347,7 @@ static int copy_is_durable(uint64_t h)
 static int armed_ready_locked(void)
 {
 	if (D.n_copies == 0)
-		return journal_pending_at_least(&D.journal, D.page_size) >= D.trig_n;
+		return journal_pending_except(&D.journal, D.page_size, D.skips, D.n_skips) >= (long)D.trig_n;
 	long home = journal_pending_outside(&D.journal, D.page_size, D.copies, D.n_copies);
 	if (home < 0 || (uint64_t)home < D.trig_n)
 		return 0;

@@ -6,24 +6,9 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readExtents, type FileExtent } from './filefrag.js';
+import { deviceRangesOf, mergeAdjacent, type DeviceRange } from './device-ranges.js';
+import { readExtents } from './filefrag.js';
 import { readSystemDoublewriteArea } from './system-tablespace.js';
-
-export interface DeviceRange {
-  offset: number;
-  length: number;
-}
-
-/** The device ranges of a file's bytes [from, to). */
-export function deviceRangesOf(extents: readonly FileExtent[], from: number, to: number): DeviceRange[] {
-  const out: DeviceRange[] = [];
-  for (const e of extents) {
-    const start = Math.max(from, e.logical);
-    const end = Math.min(to, e.logical + e.length);
-    if (start < end) out.push({ offset: e.physical + (start - e.logical), length: end - start });
-  }
-  return out;
-}
 
 export async function doublewriteDeviceRanges(datadir: string, pageSize: number): Promise<DeviceRange[]> {
   const ibdata1 = join(datadir, 'ibdata1');
@@ -39,15 +24,4 @@ export async function doublewriteDeviceRanges(datadir: string, pageSize: number)
     }
   }
   return mergeAdjacent(ranges);
-}
-
-function mergeAdjacent(ranges: DeviceRange[]): DeviceRange[] {
-  const sorted = [...ranges].sort((a, b) => a.offset - b.offset);
-  const out: DeviceRange[] = [];
-  for (const r of sorted) {
-    const last = out.at(-1);
-    if (last && last.offset + last.length >= r.offset) last.length = Math.max(last.length, r.offset + r.length - last.offset);
-    else out.push({ ...r });
-  }
-  return out;
 }
