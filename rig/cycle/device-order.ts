@@ -30,14 +30,17 @@ const touches = (w: { offset: number; length: number }, ranges: Array<[number, n
 const isDurableWriteOver = (e: OrderEvent, durableBelow: number, ranges: Array<[number, number]>): boolean =>
   e.kind === 'write' && e.seq < durableBelow && touches(e, ranges);
 
-/** `checkpointBlock`: the byte offset in the redo log of the block that held the durable checkpoint. */
-export function describeDeviceOrder(events: readonly OrderEvent[], map: ExtentMap, checkpointBlock: number | null): DeviceOrder {
+/**
+ * `checkpoint`: the redo file (./ib_logfile0, MySQL's ./#innodb_redo/#ib_redoN) and the byte offset
+ * in it of the block that held the durable checkpoint.
+ */
+export function describeDeviceOrder(events: readonly OrderEvent[], map: ExtentMap, checkpoint: { rel: string; block: number } | null): DeviceOrder {
   const flushes = events.filter((e): e is Extract<OrderEvent, { kind: 'flush' }> => e.kind === 'flush');
   const lastFlush = flushes.at(-1) ?? null;
   // a loop, not Math.max(...events): the log keeps up to 2^18 events, past what a call's arguments hold
   let durableBelow = lastFlush?.boundary ?? 0;
   for (const e of events) if (e.kind === 'retire' && e.seq + 1 > durableBelow) durableBelow = e.seq + 1;
-  const ranges = checkpointBlock === null ? [] : deviceRangesOf(map, REDO_LOG, checkpointBlock, CHECKPOINT_BLOCK_BYTES);
+  const ranges = checkpoint === null ? [] : deviceRangesOf(map, checkpoint.rel, checkpoint.block, CHECKPOINT_BLOCK_BYTES);
   // the durable checkpoint came from the last complete write over its block that was not pending
   let at = events.length - 1;
   while (at >= 0 && !isDurableWriteOver(events[at]!, durableBelow, ranges)) at--;

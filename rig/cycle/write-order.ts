@@ -11,7 +11,6 @@
  * delivered it late. It is evidence beside the verdict, never a verdict of its own. Pages of the
  * doublewrite area and doublewrite files hold copies, not live pages: they are not checked.
  */
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry } from '../../faults/journal.js';
 import type { OrderEvent } from '../../faults/order-log.js';
@@ -19,7 +18,7 @@ import { mapRangeToPages, type ExtentMap } from '../pages/index.js';
 import { inDoublewriteArea, type DoublewriteArea } from '../pages/doublewrite-area.js';
 import { isPageFree } from '../pages/page-allocation.js';
 import { FIL_PAGE_LSN, readLsn } from '../pages/page-format.js';
-import { readCheckpointHeader, REDO_HEADER_BYTES } from '../pages/redo-checkpoint.js';
+import { readCheckpoint } from '../pages/redo-checkpoint.js';
 import type { WriteOrderCheck, WriteOrderViolation } from '../results/types.js';
 import { describeDeviceOrder, REDO_LOG, withArrival } from './device-order.js';
 import { durableFileBytes } from './durable-bytes.js';
@@ -111,8 +110,8 @@ export function checkWriteOrder(input: WriteOrderInput): WriteOrderCheck {
 }
 
 /**
- * The check on a mounted crash image: the checkpoint read from the redo log's header with every
- * pending write undone, free pages from the image's extent descriptors, and the disk's order log
+ * The check on a mounted crash image: the checkpoint read from the redo log's header (MariaDB's
+ * ib_logfile0, or the newest over MySQL's #innodb_redo files) with every pending write undone, free pages from the image's extent descriptors, and the disk's order log
  * (null when it kept none) for when things reached the disk.
  */
 export async function checkCrashImageWriteOrder(
@@ -122,8 +121,7 @@ export async function checkCrashImageWriteOrder(
   doublewriteArea: DoublewriteArea | null,
   order: readonly OrderEvent[] | null,
 ): Promise<WriteOrderCheck> {
-  const header = await readHead(join(datadir, REDO_LOG), REDO_HEADER_BYTES);
-  const read = header ? readCheckpointHeader(durableFileBytes(journal, map, REDO_LOG, 0, header)) : { checkpoint: null, why: `no ${REDO_LOG}` };
+  const read = await readCheckpoint(datadir, (rel, bytes) => durableFileBytes(journal, map, rel, 0, bytes));
   const pageSizes = new Map(map.files.map((f) => [f.rel, f.pageSize] as const));
   const firstPages = new Map(map.files.map((f) => [f.rel, f.firstPage] as const));
   const checked = checkWriteOrder({
@@ -132,18 +130,6 @@ export async function checkCrashImageWriteOrder(
     isFree: (file, page) => (firstPages.get(file) === 0 ? isPageFree(join(datadir, file), page, pageSizes.get(file)!) : null),
   });
   if (!order) return checked;
-  const device = describeDeviceOrder(order, map, read.checkpoint?.block ?? null);
+  const device = describeDeviceOrder(order, map, read.checkpoint ? { rel: read.checkpoint.file ? `./${read.checkpoint.file}` : REDO_LOG, block: read.checkpoint.block } : null);
   return { ...checked, violations: withArrival(checked.violations, order), device };
-}
-
-async function readHead(path: string, bytes: number): Promise<Buffer | null> {
-  const file = await open(path, 'r').catch(() => null);
-  if (!file) return null;
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }

@@ -13,7 +13,7 @@ import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from './crc32c.js';
 import { readLsn, readU32 } from './page-format.js';
-import type { CheckpointRead } from './redo-checkpoint.js';
+import type { CheckpointRead, HeaderView } from './redo-checkpoint.js';
 
 export const MYSQL_REDO_DIR = '#innodb_redo';
 const BLOCK = 512;
@@ -49,16 +49,17 @@ export function readMysqlRedoHeader(header: Uint8Array): MysqlRedoHeaderRead {
 
 /**
  * The newest valid checkpoint over every redo file (its file relative to the datadir, e.g.
- * #innodb_redo/#ib_redo7; no end LSN: MySQL keeps none), or null with why there is none.
+ * #innodb_redo/#ib_redo7; no end LSN: MySQL keeps none), or null with why there is none. Each
+ * header is seen through `view` (rig/pages/redo-checkpoint.ts).
  */
-export async function readMysqlCheckpoint(datadir: string): Promise<CheckpointRead> {
+export async function readMysqlCheckpoint(datadir: string, view: HeaderView = (_rel, bytes) => bytes): Promise<CheckpointRead> {
   const dir = join(datadir, MYSQL_REDO_DIR);
   const names = (await readdir(dir).catch(() => [])).filter((name) => /^#ib_redo\d+$/.test(name));
   if (!names.length) return { checkpoint: null, why: `no #ib_redoN file in ${MYSQL_REDO_DIR}` };
   let best: { lsn: number; block: number; file: string } | null = null;
   const problems: string[] = [];
   for (const name of names) {
-    const read = readMysqlRedoHeader(await readHead(join(dir, name)));
+    const read = readMysqlRedoHeader(view(`./${MYSQL_REDO_DIR}/${name}`, await readHead(join(dir, name))));
     if (!read.header) {
       problems.push(`${name}: ${read.why}`);
       continue;

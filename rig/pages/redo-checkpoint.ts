@@ -38,17 +38,26 @@ export function readCheckpointHeader(header: Uint8Array): CheckpointRead {
   return best ? { checkpoint: best } : { checkpoint: null, why: 'neither checkpoint block has a valid checksum' };
 }
 
+/**
+ * How a redo header is seen before it is parsed: given the file (relative to the datadir, as the
+ * extent map names it: ./ib_logfile0, ./#innodb_redo/#ib_redo7) and its bytes as read. The
+ * write-order check undoes the pending writes with it, to read the checkpoint that was durable.
+ */
+export type HeaderView = (rel: string, bytes: Buffer) => Uint8Array;
+
+const asRead: HeaderView = (_rel, bytes) => bytes;
+
 /** The checkpoint of the datadir's redo log, or why it could not be read. */
-export async function readCheckpoint(datadir: string): Promise<CheckpointRead> {
+export async function readCheckpoint(datadir: string, view: HeaderView = asRead): Promise<CheckpointRead> {
   const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
   if (!file) {
-    const mysql = await readMysqlCheckpoint(datadir);
+    const mysql = await readMysqlCheckpoint(datadir, view);
     return mysql.checkpoint ? mysql : { checkpoint: null, why: `no ib_logfile0, and ${MYSQL_REDO_DIR}: ${mysql.why}` };
   }
   try {
     const header = Buffer.alloc(REDO_HEADER_BYTES);
     const { bytesRead } = await file.read(header, 0, REDO_HEADER_BYTES, 0);
-    return readCheckpointHeader(header.subarray(0, bytesRead));
+    return readCheckpointHeader(view('./ib_logfile0', header.subarray(0, bytesRead)));
   } finally {
     await file.close();
   }
