@@ -13,6 +13,10 @@
  *   its first 64 pages (rig/cycle/mysql-space-survey.ts); the copy is the one with the largest LSN
  *   among those naming the page (recv::Pages::find), written without being verified. The system
  *   tablespace's page 0 is looked up by space 0 the same way;
+ * - the system tablespace's TRX_SYS page (space 0, page 5) is read through the buffer pool at
+ *   startup (dblwr::v1::init, Double_write::init_v1, looking for the old doublewrite area) before
+ *   recovery reads the .dblwr files: torn, it stops the server (ib::fatal in Buf_fetch::read_page)
+ *   whatever copy the files hold (docs/findings/mysql-trx-sys-page.md);
  * - a file whose page 0 is torn and has no copy stops the recovery ("Tablespace N mentioned in the
  *   redo log is corrupted in a way it is unrecoverable by double-write buffer", fatal): none of
  *   its pages, or any other, is restored;
@@ -36,6 +40,9 @@ function loadOrder(a: DoublewriteCopy, b: DoublewriteCopy): number {
   return n(a) - n(b) || a.source.slot - b.source.slot;
 }
 
+/** FSP_TRX_SYS_PAGE_NO: the system tablespace's transaction system header page. */
+const TRX_SYS_PAGE = 5;
+
 const where = (c: { source: string; slot: number }) => `${c.source} slot ${c.slot}`;
 
 interface Judged {
@@ -58,6 +65,10 @@ function otherPage(target: PageIdentity, mine: DoublewriteCopy[], checkpointLsn:
   }
   if (target.fileOpens === false) {
     const why = "the file's page 0 is torn with no copy: recovery stops before it restores any page";
+    return { copies: [judged(first, false, why), ...skipped], restorable: false, why };
+  }
+  if (target.space === 0 && target.page === TRX_SYS_PAGE) {
+    const why = `the server reads the TRX_SYS page at startup, before recovery reads the doublewrite files, and stops on it torn; the valid copy in ${where({ source: first.source.file, slot: first.source.slot })} is never used`;
     return { copies: [judged(first, false, why), ...skipped], restorable: false, why };
   }
   const age = checkpointLsn !== null && first.lsn < checkpointLsn ? `, older than the checkpoint LSN ${checkpointLsn}, which MySQL does not check` : '';

@@ -9,7 +9,7 @@ import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -37,6 +37,10 @@ const ranMysql = (r: CycleRecord): boolean => r.server !== undefined && serverId
 
 /** The flush methods with which MySQL never flushes its doublewrite files before the home writes (is_fsync_required() is false). */
 const UNFLUSHED_DBLWR_METHODS: ReadonlySet<FlushMethod> = new Set(['O_DIRECT', 'O_DIRECT_NO_FSYNC']);
+
+/** A torn TRX_SYS page of the system tablespace (ibdata1 page 5) in use, with a valid copy in the doublewrite files. */
+const tornTrxSysWithCopy = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => inUse(p) && p.file === './ibdata1' && p.page === 5 && p.doublewrite.copies.some((c) => c.valid && c.source.endsWith('.dblwr')));
 
 export const FINDINGS: Record<FindingId, Finding> = {
   'page0-not-restored': {
@@ -87,5 +91,11 @@ export const FINDINGS: Record<FindingId, Finding> = {
       writesPageCopies(r.settings.server.doublewrite) &&
       UNFLUSHED_DBLWR_METHODS.has(r.settings.server.flushMethod) &&
       lostToUnflushedCopy(r),
+  },
+  'mysql-trx-sys-page': {
+    id: 'mysql-trx-sys-page',
+    title: "MySQL 9.7 reads ibdata1's TRX_SYS page before it restores pages from the doublewrite files: torn, it stops the server although its copy is valid",
+    doc: 'docs/findings/mysql-trx-sys-page.md',
+    matches: (r) => ranMysql(r) && writesPageCopies(r.settings.server.doublewrite) && !r.serverStarted && tornTrxSysWithCopy(r),
   },
 };

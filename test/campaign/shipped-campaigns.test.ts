@@ -91,7 +91,8 @@ t.test('campaigns/mysql-9.7.yml: MySQL 9.7 in its offline image, doublewrite on/
   for (const s of c.scenarios) {
     t.same([s.settings.runtime, s.settings.image, s.settings.server.flushMethod], ['docker', 'powercut-rig/mysql-offline:9.7', 'O_DIRECT']);
   }
-  t.same(c.scenarios[1]!.settings.findings, ['mysql-o-direct-dblwr'], 'the after-writes cut hunts the O_DIRECT finding');
+  t.same(c.scenarios[0]!.settings.findings, ['mysql-trx-sys-page'], 'the aimed cut can tear the TRX_SYS page');
+  t.same(c.scenarios[1]!.settings.findings, ['mysql-o-direct-dblwr', 'mysql-trx-sys-page'], 'the after-writes cut hunts the O_DIRECT finding, and meets the TRX_SYS one');
 });
 
 t.test('campaigns/servers.yml: the three headline scenarios on MariaDB 10.11, 11.8 and MySQL 9.7, and MyRocks at 4k and 16k', async (t) => {
@@ -108,7 +109,7 @@ t.test('campaigns/servers.yml: the three headline scenarios on MariaDB 10.11, 11
   t.same(c.scenarios.map(row), [
     ...headline('mariadb-10.11', 'local', null, ['page0-not-restored']),
     ...headline('mariadb-11.8', 'docker', 'powercut-rig/mariadb-offline:11.8', ['page0-not-restored']),
-    ...headline('mysql-9.7', 'docker', 'powercut-rig/mysql-offline:9.7', []),
+    ...headline('mysql-9.7', 'docker', 'powercut-rig/mysql-offline:9.7', ['mysql-trx-sys-page']),
     ['myrocks-11.8-atomic4k', 'docker', 'powercut-rig/mariadb-offline:11.8', 'rocksdb', true, 4096, 'ext4', 'commits-kept', []],
     ['myrocks-11.8-atomic16k-bigalloc', 'docker', 'powercut-rig/mariadb-offline:11.8', 'rocksdb', true, 16384, 'ext4-bigalloc16k', 'commits-kept', []],
   ]);

@@ -53,6 +53,15 @@ t.test('a file whose page 0 has no copy stops recovery: none of its pages is res
   t.equal(judge({ space: 5, page: 0, page0Path: 'survey' }, []).why, 'no copy of page 0 in the doublewrite files');
 });
 
+t.test("ibdata1's TRX_SYS page is read before recovery, so its copy is never used", async (t) => {
+  const e = judge({ space: 0, page: 5 }, [copy(2000, 0, 38, { space: 0, page: 5 })]);
+  t.notOk(e.restorable);
+  t.match(e.why, /reads the TRX_SYS page at startup, before recovery reads the doublewrite files.*#ib_16384_0\.dblwr slot 38 is never used/);
+  t.same(e.copies.map((c) => c.accepted), [false]);
+  t.ok(judge({ space: 0, page: 6 }, [copy(2000, 0, 38, { space: 0, page: 6 })]).restorable, 'the next page of ibdata1 comes back');
+  t.ok(judge({ space: 5, page: 5 }, [copy(2000, 0, 38, { page: 5 })]).restorable, 'page 5 of a table comes back');
+});
+
 t.test('DETECT_ONLY: the reduced file vetoes a copy older than the LSN it names, and names pages no copy restores', async (t) => {
   const stale = judge({ space: 5, page: 7 }, [copy(900, 0, 3)], 1000, [entry(800), entry(1500)]);
   t.notOk(stale.restorable);

@@ -6,7 +6,7 @@ import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.j
 import { FINDINGS, FINDING_IDS } from '../../rig/findings/catalog.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
-import { cycleRecord } from '../fixtures/cycle-record.js';
+import { cycleRecord, tornPage } from '../fixtures/cycle-record.js';
 
 const settings = (server: Partial<ScenarioSettings['server']>, disk: Partial<ScenarioSettings['disk']> = {}): ScenarioSettings => ({
   name: 's', runtime: 'local', server: { ...DEFAULT_SERVER, ...server }, disk: { ...DEFAULT_DISK, ...disk }, load: DEFAULT_LOAD, expect: 'recovers',
@@ -81,4 +81,21 @@ t.test('fsync-checkpoint-race: the write-order check saw a pending version the d
   t.ok(m(cycleRecord(planned, s, 'detected', 5, { writeOrder: order(6) })));
   t.notOk(m(cycleRecord(planned, s, 'detected', 5, { writeOrder: order(0) })));
   t.notOk(m(cycleRecord(planned, s, 'detected', 5)), 'no check recorded');
+});
+
+t.test("mysql-trx-sys-page: MySQL did not start, ibdata1's page 5 torn in use with a valid copy in a .dblwr file", async (t) => {
+  const m = FINDINGS['mysql-trx-sys-page'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT' });
+  const copy = { source: './#ib_16384_0.dblwr', slot: 38, lsn: 2000, valid: true, accepted: false, why: 'read at startup first' };
+  const trxSys = { ...tornPage(5), file: './ibdata1', space: 0, doublewrite: { checkpointLsn: 900, copies: [copy], restorable: false, why: 'read at startup first' } };
+  const r = cycleRecord(planned, base, 'detected', 2, { server: { version: 'mysqld 9.7.4-2', innodb: [] } });
+  t.notOk(m(r), 'no torn TRX_SYS page');
+  r.tornPagesBefore.push(trxSys);
+  t.ok(m(r));
+  t.notOk(m({ ...r, serverStarted: true }), 'the server started');
+  t.notOk(m({ ...r, server: { version: 'mariadbd 10.11.19-MariaDB', innodb: [] } }), 'not MySQL');
+  t.notOk(m({ ...r, settings: settings({ doublewrite: false }) }), 'doublewrite off: nothing to restore from');
+  t.notOk(m({ ...r, tornPagesBefore: [{ ...trxSys, doublewrite: { ...trxSys.doublewrite, copies: [{ ...copy, valid: false }] } }] }), 'its copy is torn too');
+  t.notOk(m({ ...r, tornPagesBefore: [{ ...trxSys, page: 6 }] }), 'another page of ibdata1');
+  t.notOk(m({ ...r, tornPagesBefore: [{ ...trxSys, freedBefore: true }] }), 'a freed page');
 });
