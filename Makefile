@@ -59,8 +59,9 @@ test: build typecheck
 test-fast: typecheck dist
 	@node scripts/run-tests.mjs --fast
 
-# Docker runtime only: starts the rig's own dockerd when none answers, builds the offline image.
-test-docker: npm
+# Docker runtime only: starts the rig's own dockerd when none answers, builds the offline images;
+# the compose test needs the Compose plugin.
+test-docker: npm compose-plugin
 	@node scripts/run-tests.mjs --coverage-min 0 $$(find test -name '*.docker.test.ts' | sort)
 
 bench: build
