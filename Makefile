@@ -7,9 +7,9 @@ NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper build dist typecheck demo test test-fast test-integration test-docker bench clean
+.PHONY: setup apt npm helper compose-plugin build dist typecheck demo test test-fast test-integration test-docker bench clean
 
-setup: apt npm helper
+setup: apt npm helper compose-plugin
 
 apt:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -25,6 +25,10 @@ node_modules/.package-lock.json: package-lock.json
 	@touch $@
 
 helper: $(HELPER)
+
+# `docker compose` (docker-compose.yml): Debian trixie's Compose v2 plugin where the CLI has none.
+compose-plugin: apt
+	@scripts/install-compose-plugin.sh
 
 $(HELPER): $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
 	$(MAKE) -C faults/helper
@@ -55,8 +59,9 @@ test: build typecheck
 test-fast: typecheck dist
 	@node scripts/run-tests.mjs --fast
 
-# Docker runtime only: starts the rig's own dockerd when none answers, builds the offline image.
-test-docker: npm
+# Docker runtime only: starts the rig's own dockerd when none answers, builds the offline images;
+# the compose test needs the Compose plugin.
+test-docker: npm compose-plugin
 	@node scripts/run-tests.mjs --coverage-min 0 $$(find test -name '*.docker.test.ts' | sort)
 
 bench: build

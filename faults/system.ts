@@ -18,6 +18,17 @@ export function mountsAtOrBelow(path: string): string[] {
   return [...new Set(targets)].sort((a, b) => b.length - a.length);
 }
 
+/** What is mounted at exactly `target` (mountinfo's source, e.g. /dev/loop3), or null. */
+export function mountSource(target: string): string | null {
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const fields = line.split(' ');
+    if (fields[4] === undefined || unescapeMount(fields[4]) !== target) continue;
+    const rest = fields.slice(fields.indexOf('-') + 1); // fstype, source, options
+    return rest[1] ? unescapeMount(rest[1]) : null;
+  }
+  return null;
+}
+
 export function isMounted(path: string): boolean {
   return mountsAtOrBelow(path).includes(path);
 }

@@ -10,6 +10,7 @@ import { sendCommand } from './control-client.js';
 import {
   isMounted,
   loopBackingFile,
+  mountSource,
   mountsAtOrBelow,
   processAlive,
   processCommandLine,
@@ -59,10 +60,24 @@ async function unmount(target: string, report: TeardownReport, fuse: boolean, on
   report.problems.push(`could not unmount ${target}`);
 }
 
-async function detachLoop(record: DiskRecord, report: TeardownReport): Promise<void> {
+/**
+ * Whether the loop device is still backed by our FUSE file. Its backing path is read as the
+ * reader's mount namespace sees it: a disk made in a container that is gone (its mount namespace
+ * with it) shows only the path inside the FUSE mount (`/disk`), so that one counts as ours only
+ * while our own filesystem is still mounted from that very device (`mountedFrom`, read before
+ * the unmount).
+ */
+function backedByOurFile(record: DiskRecord, dev: string, mountedFrom: string | null): boolean {
+  const backing = loopBackingFile(dev)!;
+  if (backing.startsWith(record.fuseDir)) return true;
+  const insideFuse = record.device.startsWith(`${record.fuseDir}/`) ? record.device.slice(record.fuseDir.length) : null;
+  return backing === insideFuse && mountedFrom === dev;
+}
+
+async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFrom: string | null): Promise<void> {
   const dev = record.loopDevice;
   if (!dev || loopBackingFile(dev) === null) return;
-  if (!loopBackingFile(dev)!.startsWith(record.fuseDir)) {
+  if (!backedByOurFile(record, dev, mountedFrom)) {
     report.problems.push(`${dev} is no longer backed by ${record.device}; left alone`);
     return;
   }
@@ -89,8 +104,9 @@ export async function tearDownDisk(record: DiskRecord, opts: TeardownOptions = {
   const report: TeardownReport = { unmounted: [], detached: [], helperKilled: false, helperStopped: false, problems: [] };
   const lazy = opts.lazy ?? false;
   await releaseHeldIo(record);
+  const mountedFrom = record.mountPoint ? mountSource(record.mountPoint) : null;
   for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report, false, lazy);
-  await detachLoop(record, report);
+  await detachLoop(record, report, mountedFrom);
   await stopHelper(record, report, lazy);
   saveRecord({ ...record, helperPid: null, loopDevice: null, mountPoint: null });
   if (report.problems.length === 0) forgetRecord(record);

@@ -4,12 +4,14 @@
  * Builds use the host network (this engine has no bridge) and remove intermediate containers.
  */
 import type Dockerode from 'dockerode';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { rigFailure } from '../errors.js';
 import { baseImage, importDebianBase } from './debian-base.js';
 import { followStream } from './follow-stream.js';
 import { IMAGE_CATALOG, type ImageSpec, imagesDir, requireImageSpec } from './image-catalog.js';
 import type { DockerPaths } from './paths.js';
+import { hostCertificates } from './host-certificates.js';
+import { projectFiles } from './project-files.js';
 
 export interface BuildRequest {
   docker: Dockerode;
@@ -31,10 +33,11 @@ export async function imageExists(docker: Dockerode, tag: string): Promise<boole
   return docker.getImage(tag).inspect().then(() => true, () => false);
 }
 
-/** The images named (with --offline, only offline ones may be), else every offline or every registry one. */
+/** The images named (with --offline, only offline ones may be), else every offline or every
+ * registry server image (the rig's own image only when named). */
 export function selectImages(names: string[] | undefined, offline: boolean): ImageSpec[] {
   if (names && names.length > 0) return names.map((name) => requireImageSpec(name, offline));
-  return IMAGE_CATALOG.filter((spec) => spec.offline === offline);
+  return IMAGE_CATALOG.filter((spec) => spec.offline === offline && spec.context !== 'project');
 }
 
 export async function buildImages(request: BuildRequest): Promise<BuiltImage[]> {
@@ -60,18 +63,35 @@ export async function buildImages(request: BuildRequest): Promise<BuiltImage[]> 
   return results;
 }
 
+/** The build context and options of one image: its own folder, or the project's top level. */
+async function buildInput(spec: ImageSpec): Promise<{ context: string; src: string[]; dockerfile: string; buildargs: Record<string, string> }> {
+  if (spec.context !== 'project') return { context: join(imagesDir(), spec.name), src: ['Dockerfile'], dockerfile: 'Dockerfile', buildargs: {} };
+  const root = dirname(imagesDir());
+  const buildargs: Record<string, string> = spec.offline ? { BASE: baseImage(spec.suite) } : {};
+  const certificates = await hostCertificates();
+  if (certificates) buildargs.HOST_CA = certificates;
+  return { context: root, src: await projectFiles(root), dockerfile: `images/${spec.name}/Dockerfile`, buildargs };
+}
+
 async function buildOne(request: BuildRequest, spec: ImageSpec, log: (line: string) => void): Promise<void> {
-  const context = join(imagesDir(), spec.name);
+  const { context, src, dockerfile, buildargs } = await buildInput(spec);
+  const tail: string[] = []; // the failing step's last output lines, for the error
   try {
     const stream = await request.docker.buildImage(
-      { context, src: ['Dockerfile'] },
-      { t: spec.tag, networkmode: 'host', rm: true, forcerm: true, abortSignal: request.signal },
+      { context, src },
+      { t: spec.tag, dockerfile, buildargs, networkmode: 'host', rm: true, forcerm: true, abortSignal: request.signal },
     );
     await followStream(request.docker, stream, (line) => {
-      if (/^Step \d+\/\d+ :/.test(line)) log(line);
+      if (/^Step \d+\/\d+ :/.test(line)) {
+        log(line);
+        tail.length = 0;
+      } else if (!line.startsWith('Removing intermediate container') && tail.push(line.replace(/\x1b\[[0-9;]*m/g, '')) > 12) {
+        tail.shift();
+      }
     });
   } catch (error) {
     const hint = spec.offline ? '' : ' (no registry here? build the offline image: rig images build --offline)';
-    throw rigFailure(`building ${spec.tag} failed: ${(error as Error).message}${hint}`, error);
+    const output = tail.length ? `; its last lines: ${tail.join(' | ')}` : '';
+    throw rigFailure(`building ${spec.tag} failed: ${(error as Error).message}${output}${hint}`, error);
   }
 }

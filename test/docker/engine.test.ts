@@ -28,13 +28,13 @@ t.test('rig images build against a silent engine: exit 3, one line on stderr', a
 t.test('rig images build --image with an unknown name: exit 2, one line', async (t) => {
   const run = await rig(['images', 'build', '--image', 'postgres-16', '--work-dir', root], { DOCKER_HOST: deadSocket });
   t.equal(run.exitCode, 2);
-  t.equal(run.stderr.trim(), 'rig: unknown image "postgres-16": pick one of mariadb-offline, mariadb-11.8, mysql-9.7, mariadb-10.11, mariadb-11.4, mysql-8.0, mysql-8.4');
+  t.equal(run.stderr.trim(), 'rig: unknown image "postgres-16": pick one of mariadb-offline, mariadb-11.8, mysql-9.7, rig, mariadb-10.11, mariadb-11.4, mysql-8.0, mysql-8.4');
 });
 
 t.test('rig images build --offline --image with a bad value: exit 2, one line naming the offline images', async (t) => {
   const cases: [string, string][] = [
-    ['mariadb-12.0', 'rig: unknown image "mariadb-12.0": pick one of mariadb-offline, mariadb-11.8, mysql-9.7'],
-    ['mysql-8.4', 'rig: image "mysql-8.4" needs a registry and cannot be built with --offline: pick one of mariadb-offline, mariadb-11.8, mysql-9.7, or drop --offline'],
+    ['mariadb-12.0', 'rig: unknown image "mariadb-12.0": pick one of mariadb-offline, mariadb-11.8, mysql-9.7, rig'],
+    ['mysql-8.4', 'rig: image "mysql-8.4" needs a registry and cannot be built with --offline: pick one of mariadb-offline, mariadb-11.8, mysql-9.7, rig, or drop --offline'],
   ];
   for (const [name, expected] of cases) {
     const run = await rig(['images', 'build', '--offline', '--image', name, '--work-dir', root], { DOCKER_HOST: deadSocket });

@@ -10,8 +10,8 @@ import { RigError } from '../../rig/errors.js';
 t.test('MariaDB 11.8 is an offline image from trixie, beside 10.11 from bookworm', async (t) => {
   t.same(requireImageSpec('mariadb-11.8', true), { name: 'mariadb-11.8', tag: 'powercut-rig/mariadb-offline:11.8', offline: true, suite: 'trixie' });
   t.same(findImageSpec('powercut-rig/mariadb-offline:10.11'), { name: 'mariadb-offline', tag: 'powercut-rig/mariadb-offline:10.11', offline: true, suite: 'bookworm' });
-  t.same(imageNames(true), ['mariadb-offline', 'mariadb-11.8', 'mysql-9.7']);
-  t.same(selectImages(undefined, true).map((s) => s.name), ['mariadb-offline', 'mariadb-11.8', 'mysql-9.7'], '--offline alone: every offline image');
+  t.same(imageNames(true), ['mariadb-offline', 'mariadb-11.8', 'mysql-9.7', 'rig']);
+  t.same(selectImages(undefined, true).map((s) => s.name), ['mariadb-offline', 'mariadb-11.8', 'mysql-9.7'], '--offline alone: every offline server image');
   t.same(selectImages(['mariadb-11.8'], true).map((s) => s.tag), ['powercut-rig/mariadb-offline:11.8']);
   t.same(selectImages(['mariadb-11.8'], false).map((s) => s.tag), ['powercut-rig/mariadb-offline:11.8'], 'an offline image needs no --offline');
   t.equal(new Set(IMAGE_CATALOG.map((s) => s.name)).size, IMAGE_CATALOG.length, 'names are unique');
@@ -23,11 +23,17 @@ t.test('MySQL 9.7 is an offline image from sid, a MySQL flavor by its tag', asyn
   t.same(debootstrapArgs('sid', '/r', 'http://m/debian').slice(-3), ['sid', '/r', 'http://m/debian']);
 });
 
+t.test("the rig's own image is built offline from trixie, from the project's top level, only when named", async (t) => {
+  t.same(requireImageSpec('rig', true), { name: 'rig', tag: 'powercut-rig/rig:latest', offline: true, suite: 'trixie', context: 'project' });
+  t.same(selectImages(['rig'], true).map((s) => s.tag), ['powercut-rig/rig:latest']);
+  t.notOk(selectImages(undefined, false).some((s) => s.name === 'rig'), 'nor with the registry images');
+});
+
 t.test('a bad --image is bad input naming the valid values', async (t) => {
   const error = t.throws(() => selectImages(['mysql-8.4'], true)) as RigError;
   t.equal(error.exitCode, 2);
-  t.match(error.message, /^image "mysql-8\.4" needs a registry .*: pick one of mariadb-offline, mariadb-11\.8, mysql-9\.7, or drop --offline$/);
-  t.match((t.throws(() => requireImageSpec('mariadb-99')) as RigError).message, /^unknown image "mariadb-99": pick one of mariadb-offline, mariadb-11\.8, mysql-9\.7, mariadb-10\.11/);
+  t.match(error.message, /^image "mysql-8\.4" needs a registry .*: pick one of mariadb-offline, mariadb-11\.8, mysql-9\.7, rig, or drop --offline$/);
+  t.match((t.throws(() => requireImageSpec('mariadb-99')) as RigError).message, /^unknown image "mariadb-99": pick one of mariadb-offline, mariadb-11\.8, mysql-9\.7, rig, mariadb-10\.11/);
 });
 
 t.test('debootstrap always checks the Release signature', async (t) => {
