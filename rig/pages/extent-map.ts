@@ -79,7 +79,8 @@ async function assignPages(files: MappedFile[], paths: string[]): Promise<void> 
     nextSystemPage += Math.floor(f.size / systemPageSize);
   }
   for (const [i, f] of files.entries()) {
-    if (f.kind === 'undo' || f.kind === 'table') f.pageSize = (await readSpaceFormat(paths[i]!))?.format.pageSize ?? 16384;
+    // a page 0 of zeros names no page size (not written yet): the server gave the file the system tablespace's
+    if (f.kind === 'undo' || f.kind === 'table') f.pageSize = (await readSpaceFormat(paths[i]!))?.format.pageSize ?? systemPageSize ?? 16384;
     if (f.kind === 'dblwr') f.pageSize = Number(f.rel.match(/#ib_(\d+)_/)![1]);
   }
 }
