@@ -91,6 +91,8 @@ t.test('ext4: a tablespace whose page 0 holds only zeros is mapped in the system
   const second = file.extents.find((e) => e.logical <= ps && e.logical + e.length > ps)!;
   const at = second.physical + (ps - second.logical);
   t.same(mapRangeToPages(map, at, ps).map((h) => [h.page, h.pageOffset, h.length]), [[1, 0, ps]], 'page 1 maps whole');
+  const ageMs = Date.now() - file.bornUs! / 1000;
+  t.ok(ageMs >= 0 && ageMs < 60_000, `ext4 keeps each file's birth time (${ageMs.toFixed(0)} ms ago)`);
 });
 
 t.test('a datadir that is not there is bad input', async (t) => {
