@@ -3,9 +3,12 @@
  * invalid must be a torn page, and every torn page must fail the verifier. A difference the record
  * can explain (the file's page 0 is unreadable so its format was assumed, or the file was not
  * verified at all) is listed as explained; any other makes the reconciliation fail, and the cycle
- * is a rig error that carries both lists, never a verdict built on a contradiction.
+ * is a rig error that carries both lists, never a verdict built on a contradiction. Files whose
+ * page 0 held only zeros (a tablespace created moments before the cut) were verified in a format
+ * and as a space their page 0 could not name (scan-tablespace.ts): each is listed with where both
+ * came from, so the agreement on its pages says what it rests on.
  */
-import type { DatadirScan } from '../pages/index.js';
+import type { DatadirScan, TablespaceScan } from '../pages/index.js';
 import type { Reconciliation } from '../results/types.js';
 import type { PageTruth } from './page-truth.js';
 
@@ -38,7 +41,17 @@ export function reconcileScan(truth: readonly PageTruth[], scan: DatadirScan): R
     if (why) explained.push(`${text} (torn, not found invalid: ${why})`);
     else tornButValid.push(text);
   }
-  return { ok: invalidNotTorn.length === 0 && tornButValid.length === 0, invalidNotTorn, tornButValid, explained };
+  const blankPage0 = scan.files.filter((f) => f.blankPage0).map(describeBlankPage0);
+  return { ok: invalidNotTorn.length === 0 && tornButValid.length === 0, invalidNotTorn, tornButValid, explained, ...(blankPage0.length ? { blankPage0 } : {}) };
+}
+
+function describeBlankPage0(f: TablespaceScan): string {
+  const { formatFrom, survey } = f.blankPage0!;
+  const format = `${f.format.fullCrc32 ? 'full_crc32' : 'legacy'} ${f.format.pageSize / 1024} KiB`;
+  const space = f.space === null
+    ? `no space id (${survey.valid} of ${survey.analyzed} pages surveyed verify and name one), so space ids unchecked`
+    : `space ${f.space}${survey.chosen === f.space ? `, named by ${survey.matched} of the ${survey.valid} valid pages of ${survey.analyzed} surveyed` : ''}`;
+  return `${f.file}: page 0 all zeros; verified as ${format} (${formatFrom === 'assumed' ? 'assumed' : "the system tablespace's format"}), ${space}`;
 }
 
 /** One line for a failed reconciliation, naming both lists (shortened). */

@@ -14,6 +14,11 @@
  *   become durable, those bytes read as zeros whatever reached the device, while the page's other
  *   bytes, in a written extent, hold data. The crash image's extent map shows it.
  *
+ * The order log names device offsets, mapped to pages with the crash image's extent map; a write
+ * made before the page's file was created (the file's birth time) was to blocks another file held
+ * then (a tablespace created during the load may get blocks a dropped one freed), and is no
+ * evidence about the page.
+ *
  * For a page the verifier finds invalid and the truth did not find torn, either is the cause the
  * record shows, and the page joins the truth as torn, with its evidence. Without evidence nothing
  * is added, and the scan and the truth still disagree: a rig error with both lists.
@@ -40,10 +45,11 @@ function windowWrites(
   map: ExtentMap,
 ): Map<string, PageWrites> {
   const found = new Map<string, PageWrites>();
+  const born = new Map(map.files.map((f) => [f.rel, f.bornUs ?? 0]));
   for (const event of order) {
     if (event.kind !== 'write') continue;
     for (const hit of mapRangeToPages(map, event.offset, event.length)) {
-      if (hit.page === null) continue;
+      if (hit.page === null || event.tUs < born.get(hit.file)!) continue;
       const key = `${hit.file}#${hit.page}`;
       const page = wanted.get(key);
       if (!page) continue;

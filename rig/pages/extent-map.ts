@@ -19,6 +19,12 @@ export interface MappedFile {
   pageSize: number | null;
   firstPage: number;
   extents: FileExtent[];
+  /**
+   * When the file was created (wall clock, microseconds), as the filesystem keeps it; absent
+   * where it keeps none. A write the disk saw before then was to blocks that were not this
+   * file's yet: a file created during the load may hold blocks another file had then.
+   */
+  bornUs?: number;
 }
 
 interface IndexedExtent extends FileExtent {
@@ -42,7 +48,10 @@ export async function buildExtentMap(mountPoint: string, datadirRel = '.'): Prom
   const extents = await readExtents(found.map((f) => f.path));
   const files: MappedFile[] = [];
   for (const f of found) {
-    files.push({ rel: f.rel, kind: f.kind, size: f.size, pageSize: null, firstPage: 0, extents: extents.get(f.path) ?? [] });
+    files.push({
+      rel: f.rel, kind: f.kind, size: f.size, pageSize: null, firstPage: 0, extents: extents.get(f.path) ?? [],
+      ...(f.bornUs ? { bornUs: f.bornUs } : {}),
+    });
   }
   await assignPages(files, found.map((f) => f.path));
   const byDevice = files.flatMap((file) => file.extents.map((e) => ({ ...e, file })))
@@ -50,7 +59,7 @@ export async function buildExtentMap(mountPoint: string, datadirRel = '.'): Prom
   return { mountPoint, datadir, files, byDevice };
 }
 
-interface FoundFile { rel: string; path: string; kind: TablespaceKind | null; size: number }
+interface FoundFile { rel: string; path: string; kind: TablespaceKind | null; size: number; bornUs: number }
 
 async function walk(dir: string, rel: string, topLevel: boolean): Promise<FoundFile[]> {
   const out: FoundFile[] = [];
@@ -60,7 +69,8 @@ async function walk(dir: string, rel: string, topLevel: boolean): Promise<FoundF
       out.push(...(await walk(path, `${rel}/${entry.name}`, false)));
     } else if (entry.isFile()) {
       const kind = classifyTablespace(entry.name, topLevel);
-      out.push({ rel: `${rel}/${entry.name}`, path, kind, size: (await stat(path)).size });
+      const info = await stat(path, { bigint: true }); // birth time 0: the filesystem keeps none
+      out.push({ rel: `${rel}/${entry.name}`, path, kind, size: Number(info.size), bornUs: Number(info.birthtimeNs / 1000n) });
     }
   }
   return out;
@@ -79,7 +89,8 @@ async function assignPages(files: MappedFile[], paths: string[]): Promise<void> 
     nextSystemPage += Math.floor(f.size / systemPageSize);
   }
   for (const [i, f] of files.entries()) {
-    if (f.kind === 'undo' || f.kind === 'table') f.pageSize = (await readSpaceFormat(paths[i]!))?.format.pageSize ?? 16384;
+    // a page 0 of zeros names no page size (not written yet): the server gave the file the system tablespace's
+    if (f.kind === 'undo' || f.kind === 'table') f.pageSize = (await readSpaceFormat(paths[i]!))?.format.pageSize ?? systemPageSize ?? 16384;
     if (f.kind === 'dblwr') f.pageSize = Number(f.rel.match(/#ib_(\d+)_/)![1]);
   }
 }

@@ -5,7 +5,7 @@
  *    hold the page size as 512 << ssize, with 0 meaning 16 KiB; bits 1-4 a ROW_FORMAT=COMPRESSED
  *    size.
  */
-import { FSP_SPACE_FLAGS, FSP_SPACE_ID, MAX_PAGE_SIZE, MIN_PAGE_SIZE, readU32 } from './page-format.js';
+import { FSP_SPACE_FLAGS, FSP_SPACE_ID, isAllZero, MAX_PAGE_SIZE, MIN_PAGE_SIZE, readU32 } from './page-format.js';
 
 export interface SpaceFormat {
   /** MariaDB full_crc32 layout (CRC-32C of the whole page at its end). */
@@ -38,8 +38,15 @@ function sizeFromSsize(ssize: number, make: (pageSize: number) => SpaceFormat): 
   return ssize > 0 && pageSize >= MIN_PAGE_SIZE && pageSize <= MAX_PAGE_SIZE ? make(pageSize) : null;
 }
 
-/** Space id and format from a tablespace's first page (only its first 4 KiB are needed). */
-export function readSpaceHeader(page0: Uint8Array): { spaceId: number; flags: number; format: SpaceFormat | null } {
+/**
+ * Space id and format from a tablespace's first page (only its first 4 KiB are needed). A page 0
+ * that holds only zeros (`blank`) names neither: the server has not written it yet (MariaDB
+ * writes a new tablespace's page 0 when its buffer pool flushes it, not when it creates the file,
+ * so a new file's later pages can reach the disk first), and its flags word of 0, which would
+ * decode as a legacy 16 KiB format, was never written by anyone.
+ */
+export function readSpaceHeader(page0: Uint8Array): { spaceId: number; flags: number; format: SpaceFormat | null; blank: boolean } {
   const flags = readU32(page0, FSP_SPACE_FLAGS);
-  return { spaceId: readU32(page0, FSP_SPACE_ID), flags, format: decodeFspFlags(flags) };
+  const blank = isAllZero(page0);
+  return { spaceId: readU32(page0, FSP_SPACE_ID), flags, format: blank ? null : decodeFspFlags(flags), blank };
 }

@@ -2,6 +2,8 @@
  * Verifies every live page of a datadir: the system tablespace (minus its doublewrite area,
  * whose pages are copies of other pages and so carry other page numbers), undo tablespaces and
  * every *.ibd. MySQL's #ib_*.dblwr files are doublewrite copies, read by readDoublewrite instead.
+ * A tablespace whose page 0 holds only zeros (created moments before a cut, page 0 not yet
+ * written) is verified in the system tablespace's format (scan-tablespace.ts).
  */
 import { stat } from 'node:fs/promises';
 import { badInput } from '../errors.js';
@@ -28,7 +30,9 @@ export async function scanDatadir(datadir: string): Promise<DatadirScan> {
   const others = all.filter((f) => f.kind === 'undo' || f.kind === 'table');
   const doublewriteArea = system[0] ? await readSystemDoublewriteArea(system[0].path) : null;
   const files = [...(await scanSystemFiles(system, doublewriteArea))];
-  for (const f of others) files.push(await scanTablespace(f.path, { rel: f.rel }));
+  // a file whose page 0 holds only zeros is verified in the format the server gave its system tablespace
+  const own = files[0] && !files[0].formatAssumed && !files[0].blankPage0 ? { blankPage0Format: files[0].format } : {};
+  for (const f of others) files.push(await scanTablespace(f.path, { rel: f.rel, ...own }));
   const invalid = files.flatMap((f) => f.invalid);
   const pages = files.reduce((n, f) => n + f.pages, 0);
   return { datadir, files, pages, invalid, doublewriteArea, elapsedMs: Date.now() - started };
@@ -48,7 +52,8 @@ async function scanSystemFiles(system: TablespaceFile[], area: DoublewriteArea |
     const scan = await scanTablespace(f.path, {
       rel: f.rel,
       firstPage,
-      ...(first ? { format: first.format, spaceId: first.space } : {}),
+      spaceId: 0,
+      ...(first ? { format: first.format } : {}),
       skipPage: (pageNo) => inDoublewriteArea(area, pageNo),
     });
     scans.push(scan);

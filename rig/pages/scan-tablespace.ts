@@ -2,16 +2,24 @@
  * Verifies every page of one tablespace file, reading it in large chunks. The page size and
  * checksum format come from the FSP flags on page 0 unless the caller passes them (ibdata2 and
  * later continue ibdata1, whose page 0 alone carries the flags).
+ *
+ * A page 0 that holds only zeros carries no flags and no space id: the server has not written it
+ * yet (a tablespace created moments before the cut, whose later pages reached the disk first).
+ * Its file is verified in the format the caller names for such files (the system tablespace's:
+ * the server gives the tablespaces it creates its own format), or the default one, assumed; and
+ * its space id is the one its pages name, chosen the way InnoDB chooses it when it cannot read
+ * page 0 (space-survey.ts). Without a chosen id the pages' space ids go unchecked.
  */
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { readSpaceHeader, type SpaceFormat } from './fsp-flags.js';
 import { FIL_PAGE_SPACE_ID, readU32 } from './page-format.js';
+import { surveySpaceIdIn, type SpaceSurvey } from './space-survey.js';
 import { verifyPage, type PageFaultKind } from './verify-page.js';
 
 export interface InvalidPage {
   file: string;
-  space: number;
+  space: number | null;
   page: number;
   reason: PageFaultKind;
   detail: string;
@@ -19,10 +27,13 @@ export interface InvalidPage {
 
 export interface TablespaceScan {
   file: string;
-  space: number;
+  /** From page 0, or from the pages' own headers when page 0 is blank; null when none was chosen. */
+  space: number | null;
   format: SpaceFormat;
   /** True when page 0's flags were unreadable and the default format was assumed. */
   formatAssumed: boolean;
+  /** Page 0 holds only zeros: where the format came from, and how the space id was chosen. */
+  blankPage0?: BlankPage0;
   pages: number;
   zeroPages: number;
   /** Pages left out on purpose (the doublewrite area of the system tablespace). */
@@ -32,6 +43,11 @@ export interface TablespaceScan {
   unverified?: string;
 }
 
+export interface BlankPage0 {
+  formatFrom: 'system tablespace' | 'assumed';
+  survey: SpaceSurvey;
+}
+
 export interface ScanOptions {
   /** Name used in reports; defaults to ./<basename>. */
   rel?: string;
@@ -39,6 +55,8 @@ export interface ScanOptions {
   firstPage?: number;
   format?: SpaceFormat;
   spaceId?: number;
+  /** The format of a file whose page 0 holds only zeros (the system tablespace's). */
+  blankPage0Format?: SpaceFormat;
   /** Pages (by tablespace page number) not to judge as live pages. */
   skipPage?: (pageNo: number) => boolean;
 }
@@ -51,9 +69,10 @@ export async function scanTablespace(path: string, options: ScanOptions = {}): P
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await file.read(head, 0, head.length, 0);
-    const { space, format, formatAssumed } = identify(head.subarray(0, bytesRead), options);
+    const { space, format, formatAssumed, blankPage0 } = identify(path, head.subarray(0, bytesRead), options);
     const scan: TablespaceScan = {
       file: options.rel ?? `./${basename(path)}`, space, format, formatAssumed,
+      ...(blankPage0 ? { blankPage0 } : {}),
       pages: 0, zeroPages: 0, skippedPages: 0, invalid: [],
     };
     if (format.zipSize) {
@@ -67,7 +86,9 @@ export async function scanTablespace(path: string, options: ScanOptions = {}): P
   }
 }
 
-function identify(head: Uint8Array, options: ScanOptions) {
+function identify(path: string, head: Uint8Array, options: ScanOptions): {
+  space: number | null; format: SpaceFormat; formatAssumed: boolean; blankPage0?: BlankPage0;
+} {
   if (options.format) {
     return { space: options.spaceId ?? 0, format: options.format, formatAssumed: false };
   }
@@ -75,6 +96,12 @@ function identify(head: Uint8Array, options: ScanOptions) {
     return { space: options.spaceId ?? 0, format: DEFAULT_FORMAT, formatAssumed: true };
   }
   const header = readSpaceHeader(head);
+  if (header.blank) {
+    const format = options.blankPage0Format ?? DEFAULT_FORMAT;
+    const survey = surveySpaceIdIn(path, format);
+    const formatFrom = options.blankPage0Format ? 'system tablespace' : 'assumed';
+    return { space: options.spaceId ?? survey.chosen, format, formatAssumed: formatFrom === 'assumed', blankPage0: { formatFrom, survey } };
+  }
   // the FSP header's space id, or the FIL header's when the two disagree and the FIL one is sane
   const space = options.spaceId ?? (header.format ? header.spaceId : readU32(head, FIL_PAGE_SPACE_ID));
   return { space, format: header.format ?? DEFAULT_FORMAT, formatAssumed: header.format === null };

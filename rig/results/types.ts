@@ -222,6 +222,8 @@ export interface Reconciliation {
   invalidNotTorn: string[]; // "./db/t.ibd page 7: checksum-mismatch"
   tornButValid: string[];
   explained: string[]; // differences the record explains (file format unreadable, file not verified)
+  /** Files whose page 0 held only zeros (not written yet), and the format and space id they were verified in. */
+  blankPage0?: string[];
 }
 
 export interface InvalidPage {

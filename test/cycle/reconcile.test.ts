@@ -46,3 +46,19 @@ t.test('a long mismatch is shortened in the one-line reason, kept whole in the l
   t.equal(r.tornButValid.length, 9);
   t.match(describeMismatch(r), /\.\.\. \(9\)/);
 });
+
+t.test('a file whose page 0 held only zeros is listed with the format and space it was verified as; it excuses nothing', async (t) => {
+  const blank = fileScan('./db/new.ibd', {
+    space: 32, blankPage0: { formatFrom: 'system tablespace', survey: { analyzed: 64, valid: 27, chosen: 32, matched: 27 } },
+  });
+  const none = fileScan('./db/empty.ibd', {
+    space: null, blankPage0: { formatFrom: 'system tablespace', survey: { analyzed: 64, valid: 0, chosen: null, matched: 0 } },
+  });
+  const r = reconcileScan([truth(3, 'torn', './db/new.ibd')], scan([['./db/new.ibd', 3], ['./db/new.ibd', 5]], [fileScan('./db/t.ibd'), blank, none]));
+  t.notOk(r.ok, 'an invalid page the truth did not tear in such a file is still a disagreement');
+  t.same(r.invalidNotTorn, ['./db/new.ibd page 5: checksum-mismatch']);
+  t.same(r.blankPage0, [
+    "./db/new.ibd: page 0 all zeros; verified as full_crc32 16 KiB (the system tablespace's format), space 32, named by 27 of the 27 valid pages of 64 surveyed",
+    "./db/empty.ibd: page 0 all zeros; verified as full_crc32 16 KiB (the system tablespace's format), no space id (0 of 64 pages surveyed verify and name one), so space ids unchecked",
+  ]);
+});

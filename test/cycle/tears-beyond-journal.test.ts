@@ -63,6 +63,23 @@ t.test('no evidence, no change: the scan and the truth still disagree', async (t
   t.same(addTearsBeyondJournal([], invalid3, [write(1, 3, 0, PS), write(2, 3, 0, PS)], [], fileMap()), [], 'whole-page writes only');
 });
 
+// Seen in a bulk cycle: pages 16, 23 and 24 of a bulk table created 0.05-0.41 s before the cut's
+// window ended were "torn in pieces" by partial writes the disk had taken before the file existed,
+// to blocks a dropped table held then (the crash image's map names only today's owner).
+t.test('writes made before the file was born were to blocks it did not hold yet: no evidence', async (t) => {
+  const born = (bornUs: number): ExtentMap => {
+    const map = fileMap();
+    map.files[0]!.bornUs = bornUs;
+    return { ...map, byDevice: map.files[0]!.extents.map((e) => ({ ...e, file: map.files[0]! })) };
+  };
+  const order = [write(1, 3, UNIT, PS), write(2, 3, 2 * UNIT, PS), write(5, 3, 0, PS)]; // tUs = seq
+  t.same(addTearsBeyondJournal([], invalid3, order, [], born(5)), [], 'only the whole write after its birth: no evidence');
+  t.same(addTearsBeyondJournal([], invalid3, order, [], born(3))[0]?.inPieces, undefined, 'born between them: the same');
+  t.same(addTearsBeyondJournal([], invalid3, order, [], born(2))[0]?.inPieces, { lastWriters: [5], partialWrites: [2], bytesBeforeWindow: false },
+    'born at the second write: that partial write counts');
+  t.same(addTearsBeyondJournal([], invalid3, order, [], fileMap())[0]?.inPieces?.partialWrites, [1, 2], 'no birth time kept: every write counts');
+});
+
 t.test('a pending write that carried part of the page is evidence too: the writeback that was to complete it', async (t) => {
   const pending: JournalEntry = { seq: 2, offset: BASE + 3 * PS + 2 * UNIT, length: 2 * UNIT, old: Buffer.alloc(2 * UNIT), new: Buffer.alloc(2 * UNIT) };
   const [page] = addTearsBeyondJournal([], invalid3, [write(1, 3, 0, PS), write(2, 3, 2 * UNIT, 2 * UNIT)], [pending], fileMap());

@@ -1,4 +1,4 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { extentPages, inDoublewriteArea, readDoublewriteArea } from '../../rig/pages/doublewrite-area.js';
@@ -37,6 +37,23 @@ t.test('MariaDB: copies in ibdata1 name the page they copy and say whether it is
     { space: 5, page: 0, valid: true, slot: 65 },
   ]);
   t.ok(copies.every((c) => c.lsn > 0 && c.source.file === './ibdata1'));
+});
+
+t.test('a tablespace whose page 0 holds only zeros names no format: the system tablespace keeps its own for its copies', async (t) => {
+  const dir = makeTempDir(t, 'pages-dblwr-');
+  const { ibdata1 } = writeMariadbDatadir(dir);
+  const copy = movedPage('full_crc32-16384-p3', 0, 7, 'full_crc32'); // a copy of ibdata1's page 7
+  const bytes = readFileSync(ibdata1);
+  copy.copy(bytes, 66 * 16384);
+  writeFileSync(ibdata1, bytes);
+  // listed after ibdata1; its page 0 once read as space 0 in a legacy format, and so judged ibdata1's copies
+  writeFileSync(join(dir, 'db', 'new.ibd'), tablespaceBytes(16384, new Map([[1, movedPage('full_crc32-16384-p3', 32, 1, 'full_crc32')]]), 4));
+  const copies = await readDoublewrite(dir);
+  t.same(copies.map(({ space, page, valid }) => ({ space, page, valid })), [
+    { space: 5, page: 3, valid: true },
+    { space: 5, page: 0, valid: true },
+    { space: 0, page: 7, valid: true },
+  ]);
 });
 
 // MySQL 8.0.20+ cannot run on this machine: these doublewrite files are synthetic, built from

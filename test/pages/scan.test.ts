@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { RigError } from '../../rig/errors.js';
@@ -6,7 +6,7 @@ import { scanDatadir } from '../../rig/pages/scan-datadir.js';
 import { scanTablespace } from '../../rig/pages/scan-tablespace.js';
 import { classifyTablespace, listTablespaceFiles } from '../../rig/pages/tablespace-files.js';
 import { loadPage } from '../fixtures/pages/fixture-pages.js';
-import { makeTempDir, writeMariadbDatadir } from '../fixtures/pages/synthetic-datadir.js';
+import { makeTempDir, movedPage, tablespaceBytes, writeMariadbDatadir } from '../fixtures/pages/synthetic-datadir.js';
 
 function overwrite(path: string, at: number, bytes: Buffer): void {
   const fd = openSync(path, 'r+');
@@ -68,6 +68,50 @@ t.test('scanTablespace reads page size from page 0 and handles a file of one par
   const empty = join(dir, 'empty.ibd');
   writeFileSync(empty, Buffer.alloc(10));
   t.match(await scanTablespace(empty), { pages: 0, formatAssumed: true });
+});
+
+// A tablespace created moments before a cut: MariaDB writes its page 0 when the buffer pool flushes
+// it, not when it creates the file, so pages 1, 2, 4... can reach the disk first and page 0 read as
+// zeros (seen in bulk tables: pages 1-28 of a file whose page 0 was never written). Flags of 0 decode
+// as a legacy 16 KiB format, in which every full_crc32 page fails its LSN check.
+t.test('a tablespace whose page 0 holds only zeros is verified in the system tablespace format, as the space its pages name', async (t) => {
+  const dir = makeTempDir(t, 'pages-scan-');
+  writeMariadbDatadir(dir);
+  const ps = 16384;
+  const path = join(dir, 'db', 'new.ibd');
+  writeFileSync(path, tablespaceBytes(ps, new Map([1, 2, 3].map((n) => [n, movedPage('full_crc32-16384-p3', 32, n, 'full_crc32')])), 8));
+  let scan = await scanDatadir(dir);
+  t.same(scan.invalid, [], 'its written pages are whole full_crc32 pages');
+  t.match(scan.files.find((f) => f.file === './db/new.ibd'), {
+    space: 32, format: { fullCrc32: true, pageSize: ps }, formatAssumed: false,
+    blankPage0: { formatFrom: 'system tablespace', survey: { analyzed: 8, valid: 3, chosen: 32, matched: 3 } },
+  });
+  t.equal(scan.files.find((f) => f.file === './db/t.ibd')!.blankPage0, undefined, 'a file with its page 0 has no such note');
+  // the checks still bite in such a file: a page of another space, a torn page
+  overwrite(path, 4 * ps, movedPage('full_crc32-16384-p3', 33, 4, 'full_crc32'));
+  const torn = movedPage('full_crc32-16384-p3', 32, 5, 'full_crc32');
+  movedPage('full_crc32-16384-p3', 32, 6, 'full_crc32').copy(torn, 12288, 12288); // last 4 KiB of another version
+  overwrite(path, 5 * ps, torn);
+  scan = await scanDatadir(dir);
+  t.same(scan.invalid.map(({ file, space, page, reason }) => ({ file, space, page, reason })), [
+    { file: './db/new.ibd', space: 32, page: 4, reason: 'space-id-mismatch' },
+    { file: './db/new.ibd', space: 32, page: 5, reason: 'checksum-mismatch' },
+  ]);
+});
+
+t.test('a page 0 of zeros takes a legacy system tablespace format too, and alone the default, assumed', async (t) => {
+  const dir = makeTempDir(t, 'pages-scan-');
+  const ps = 16384;
+  mkdirSync(join(dir, 'db'));
+  writeFileSync(join(dir, 'ibdata1'), tablespaceBytes(ps, new Map([[0, movedPage('crc32-16384-p0', 0, 0, 'crc32')]]), 8));
+  const path = join(dir, 'db', 'new.ibd');
+  writeFileSync(path, tablespaceBytes(ps, new Map([2, 3].map((n) => [n, movedPage('crc32-16384-p3', 9, n, 'crc32')])), 4));
+  const scan = await scanDatadir(dir);
+  t.same(scan.invalid, []);
+  t.match(scan.files[1], { file: './db/new.ibd', space: 9, format: { fullCrc32: false, pageSize: ps }, formatAssumed: false });
+  t.match(await scanTablespace(path), { space: null, format: { fullCrc32: true }, formatAssumed: true, blankPage0: { formatFrom: 'assumed', survey: { valid: 0, chosen: null } } });
+  t.match(await scanTablespace(path), { invalid: [{ page: 2, reason: 'checksum-mismatch' }, { page: 3, reason: 'checksum-mismatch' }] },
+    'an assumed format can be wrong, which is why reconciliation excuses a file whose format was assumed');
 });
 
 t.test('a missing datadir is bad input', async (t) => {

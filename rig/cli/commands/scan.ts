@@ -37,7 +37,7 @@ function summarize(scan: DatadirScan) {
 }
 
 function renderText(scan: DatadirScan): string {
-  const lines = scan.invalid.map((p) => `space ${p.space} page ${p.page} ${p.file}: ${p.reason} (${p.detail})`);
+  const lines = scan.invalid.map((p) => `space ${p.space ?? '?'} page ${p.page} ${p.file}: ${p.reason} (${p.detail})`);
   for (const f of scan.files.filter((x) => x.unverified)) lines.push(`${f.file}: not verified: ${f.unverified}`);
   const area = scan.doublewriteArea;
   const skipped = area ? `; doublewrite area pages ${area.blocks.map((b) => `${b}-${b + area.blockPages - 1}`).join(', ')} hold copies and were not judged as live pages` : '';

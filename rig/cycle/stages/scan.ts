@@ -77,7 +77,7 @@ export async function scanCrashImage(
     flavor === 'mysql' ? readReducedDoublewrite(datadir) : Promise.resolve([]),
   ]);
   // the order log names device offsets: this says which file and offset each one was
-  const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents }));
+  const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents, ...(f.bornUs ? { bornUs: f.bornUs } : {}) }));
   writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
   const rules: RecoveryRules = flavor === 'mysql' ? { flavor, reduced } : { flavor };
   const derived = derivePageTruth(journal, plan, extents, scan.doublewriteArea);
