@@ -59,6 +59,10 @@ const checks: Check[] = [
       ? { key: 'load.mix', message: `sysbench runs only its own oltp_write_only, not the mix '${showMix(s.load.mix!)}'; use kind: builtin or remove load.mix` }
       : null,
   (s) =>
+    s.load.kind === 'sysbench' && s.expect === 'commits-kept'
+      ? { key: 'load.kind', message: "expect: commits-kept is judged on the builtin load's ledger of acknowledged commits, and sysbench keeps none (its PASS would prove nothing); use kind: builtin" }
+      : null,
+  (s) =>
     s.server.engine === 'rocksdb' && !isDefaultMix(s.load.mix)
       ? { key: 'load.mix', message: `the mix '${showMix(s.load.mix!)}' has InnoDB's own DDL and tablespace checks, not RocksDB's; with engine: rocksdb use the write-only mix (remove load.mix)` }
       : null,
