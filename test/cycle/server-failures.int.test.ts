@@ -29,12 +29,16 @@ const settings: ScenarioSettings = localScenario('dw-on-4k', {
   expect: 'recovers',
 });
 
-/** A cycle that recovered cleanly without any fault: the crash image every case judges again. */
+/**
+ * A cycle that recovered cleanly without any fault: the crash image every case judges again. On a
+ * quiet machine most doublewrite cuts tear an sbtest page 0 that MariaDB leaves unrestored
+ * (docs/findings/page0-not-restored.md; 4 of 4 seeds once), so it looks through up to 12.
+ */
 let base: Promise<{ dir: string; record: CycleRecord }> | null = null;
 function baseCycle(): Promise<{ dir: string; record: CycleRecord }> {
   base ??= (async () => {
     const { server, version } = await local.describe();
-    for (const seed of [5, 6, 7, 8]) {
+    for (const seed of [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) {
       const dir = join(work, `base-${seed}`);
       const record = await runCycle({
         id: `base-${seed}`, settings, cycle: 1, seed, expectation: 'recovers', dir,
@@ -43,7 +47,7 @@ function baseCycle(): Promise<{ dir: string; record: CycleRecord }> {
       t.comment(`base-${seed}: ${record.verdict}; ${record.reason}`);
       if (['restored', 'no-torn'].includes(record.verdict)) return { dir, record };
     }
-    throw new Error('no base cycle recovered cleanly in 4 seeds');
+    throw new Error('no base cycle recovered cleanly in 12 seeds');
   })();
   return base;
 }
