@@ -7,6 +7,7 @@
 
 #include "journal.h"
 #include "order.h"
+#include "record.h"
 
 enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
 
@@ -38,6 +39,7 @@ struct disk {
 	struct order_log order; /* the latest writes and flushes, dumped beside the journal at the cut */
 	const char *order_path; /* NULL: no order log */
 	uint64_t flushes_done;  /* completed flushes since the disk started */
+	struct record record;   /* every write and flush from the start, with the new bytes (f NULL: none) */
 	struct stats stats;
 
 	enum trigger trig;

@@ -3,7 +3,9 @@
  * power. Mechanism only: every write since the last completed flush is journaled (offset, length,
  * old bytes, new bytes); at a cut the journal is dumped and every further request is held until
  * the driver says `release`, after which requests fail with EIO. Which pending writes land, and how
- * they tear, is decided later by the TypeScript driver from the dump.
+ * they tear, is decided later by the TypeScript driver from the dump. With --record, every write
+ * (with its new bytes) and flush from the start is also appended to a file, in the order the disk
+ * gave them their places (record.h).
  */
 #define FUSE_USE_VERSION 35
 #include <fuse.h>
@@ -24,9 +26,9 @@
 struct disk D = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER };
 
 static struct options {
-	const char *image, *control, *journal, *order_log;
+	const char *image, *control, *journal, *order_log, *record;
 	unsigned unit, page_size;
-	unsigned long long journal_max, order_events;
+	unsigned long long journal_max, order_events, record_max;
 	int show_help;
 } opts = { .order_events = 1ull << 18 }; /* the disk's settings have no defaults: the driver names each (rig/defaults.ts) */
 
@@ -36,6 +38,7 @@ static const struct fuse_opt option_spec[] = {
 	OPT("--journal=%s", journal), OPT("--unit=%u", unit),
 	OPT("--page-size=%u", page_size), OPT("--journal-max=%llu", journal_max),
 	OPT("--order-log=%s", order_log), OPT("--order-events=%llu", order_events),
+	OPT("--record=%s", record),   OPT("--record-max=%llu", record_max),
 	OPT("-h", show_help),         OPT("--help", show_help),
 	FUSE_OPT_END
 };
@@ -57,6 +60,7 @@ void disk_cut_locked(const char *reason)
 	while (D.inflight > 0) /* writes already under way finish journaling first */
 		pthread_cond_wait(&D.changed, &D.lock);
 	order_note(&D.order, ORDER_CUT, D.next_seq, 0, 0);
+	record_cut(&D.record, D.next_seq);
 	D.cut_pending = journal_pending(&D.journal);
 	D.cut_pending_pages = journal_pending_at_least(&D.journal, D.page_size);
 	/*
@@ -287,6 +291,7 @@ static int write_journaled(const char *buf, size_t len, off_t off)
 		uint64_t seq = D.next_seq++;
 		size_t retired = journal_add(&D.journal, seq, (uint64_t)off, (uint32_t)len, data);
 		order_note(&D.order, ORDER_WRITE, seq, (uint64_t)off, (uint32_t)len);
+		record_write(&D.record, seq, (uint64_t)off, (uint32_t)len, data + len);
 		if (retired)
 			order_note(&D.order, ORDER_RETIRE, D.journal.e[D.journal.head - 1].seq, retired, 0);
 	}
@@ -375,6 +380,7 @@ static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 	if (rc == 0) {
 		journal_flush_before(&D.journal, D.next_seq);
 		order_note(&D.order, ORDER_FLUSH, D.next_seq, ++D.flushes_done, 0);
+		record_flush(&D.record, D.next_seq, D.flushes_done);
 	}
 	pthread_mutex_unlock(&D.lock);
 	return rc;
@@ -419,7 +425,11 @@ static void usage(const char *prog)
 	       "    --journal-max=N      journal bound in bytes: past it the oldest writes retire as durable\n"
 	       "Optional:\n"
 	       "    --order-log=FILE     at the cut, also dump the latest writes and flushes with their times\n"
-	       "    --order-events=N     how many events the order log keeps (default 262144)\n\n",
+	       "    --order-events=N     how many events the order log keeps (default 262144)\n"
+	       "    --record=FILE        from the start, append every write (with its new bytes) and flush\n"
+	       "                         to FILE, in the disk's order, until the cut (format: record.h)\n"
+	       "    --record-max=N       the recording's bound in bytes (required with --record): at it a\n"
+	       "                         truncated event ends the recording\n\n",
 	       prog);
 }
 
@@ -441,10 +451,20 @@ int main(int argc, char *argv[])
 		}
 		return opts.show_help ? 0 : 2;
 	}
+	if (opts.record ? opts.record_max < RECORD_MIN_BYTES : opts.record_max != 0) {
+		fprintf(stderr, "pfdisk: --record=FILE needs --record-max=BYTES (at least %zu), and --record-max needs --record\n",
+			RECORD_MIN_BYTES);
+		return 2;
+	}
+	int rc;
 	D.img_fd = open(opts.image, O_RDWR);
 	struct stat st;
 	if (D.img_fd < 0 || fstat(D.img_fd, &st) != 0) {
 		fprintf(stderr, "pfdisk: %s: %s\n", opts.image, strerror(errno));
+		return 2;
+	}
+	if (opts.record && (rc = record_open(&D.record, opts.record, opts.record_max)) != 0) {
+		fprintf(stderr, "pfdisk: %s: %s\n", opts.record, strerror(-rc));
 		return 2;
 	}
 	D.size = (uint64_t)st.st_size;
@@ -459,9 +479,10 @@ int main(int argc, char *argv[])
 	}
 	fuse_opt_add_arg(&args, "-f");
 	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
-	int rc = fuse_main(args.argc, args.argv, &ops, NULL);
+	rc = fuse_main(args.argc, args.argv, &ops, NULL);
 	pthread_mutex_lock(&D.lock); /* unmounted mid-dump: finish the journal before exiting */
 	disk_wait_dumped_locked();
+	record_close(&D.record);
 	pthread_mutex_unlock(&D.lock);
 	fuse_opt_free_args(&args);
 	unlink(opts.control);
