@@ -32,6 +32,8 @@ export interface DiskRecord {
   /** Where the disk is registered as live (the DiskEnvironment's registryDir). Absent in records
    * written before it was kept: the default registry. */
   registryDir?: string;
+  /** Where the helper records every write and flush (DiskOptions.record); absent: it records none. */
+  recording?: { path: string; maxBytes: number };
 }
 
 export interface DiskOwner {

@@ -38,6 +38,9 @@ export interface DiskOptions {
   signal?: AbortSignal;
   /** Helper, registry and FUSE device (default: read from the environment now). */
   environment?: DiskEnvironment;
+  /** Record every write (with its data) and flush from the start to `path`, at most `maxBytes`
+   * (format: faults/recording.ts; the driver's name for it in a disk folder is RECORDING_FILE). */
+  record?: { path: string; maxBytes: number };
 }
 
 /**
@@ -157,6 +160,7 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
     mountPoint: null,
     createdAt: new Date().toISOString(),
     owner: ownerOf(opts.ownerPid ?? process.pid),
+    ...(opts.record ? { recording: { path: resolve(opts.record.path), maxBytes: opts.record.maxBytes } } : {}),
   };
 }
 
@@ -172,6 +176,7 @@ async function startHelper(record: DiskRecord, helperPath: string): Promise<Disk
       `--page-size=${record.pageSize}`,
       `--journal-max=${record.journalMaxBytes}`,
       `--order-log=${join(record.dir, ORDER_LOG_FILE)}`,
+      ...(record.recording ? [`--record=${record.recording.path}`, `--record-max=${record.recording.maxBytes}`] : []),
       record.fuseDir,
     ],
     { detached: true, stdio: ['ignore', log, log] },
