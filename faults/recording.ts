@@ -4,8 +4,9 @@
  * them their places. Little-endian: "PFR1", then per event u32 kind, u32 length, u64 a, u64 b,
  * u64 time in ns on the monotonic clock (process.hrtime's), a write's `length` bytes after it.
  * A cut or truncated event ends it. A file that ends without one ('open') is the recording of a
- * helper still running, killed, or whose writes to the file failed (it says so in helper.log);
- * its last event may then be cut short, and is dropped: every event before it is whole.
+ * helper still running, one that exited with no cut, one killed, or one whose writes to the file
+ * failed (helper.log then says "recording to FILE stopped"); its last event may then be cut short,
+ * and is dropped: every event before it is whole. Anything after a closing event is refused.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { diskFailure } from './disk-error.js';

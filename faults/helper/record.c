@@ -1,6 +1,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,7 +32,8 @@ int record_open(struct record *r, const char *path, uint64_t max)
 static void stop(struct record *r, const char *why)
 {
 	fprintf(stderr, "pfdisk: recording to %s stopped: %s\n", r->path, why);
-	fclose(r->f); /* its error, if any, is the one just reported or a later one of the same write */
+	__fpurge(r->f); /* what is still buffered is dropped: the file stays a prefix of the recording, with no gap */
+	fclose(r->f);
 	r->f = NULL;
 }
 
