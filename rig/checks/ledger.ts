@@ -4,7 +4,9 @@
  * - stored below the acknowledged seq: that many acknowledged commits are missing;
  * - stored one above: legal, the client's unacknowledged commit landed (the cut swallowed its OK);
  * - stored two or more above: no client commits that way; such rows are returned in
- *   `unexplained`, which the recovery checks report as a broken data invariant.
+ *   `unexplained`, which the recovery checks report as a broken data invariant. A crash state
+ *   rebuilt at a recorded moment (rig explore) gives the seq each client had begun by then: its
+ *   acknowledgement may have reached the client after that moment, so up to that seq is legal.
  * A row of a client with no acknowledged commit is legal and not looked at (it joined the ledger
  * just before the cut); the invariants still hold its history rows to its seq.
  */
@@ -29,6 +31,9 @@ export interface LedgerCheck {
 export interface AckedLedger {
   acked: ReadonlyMap<number, number>;
   ackedCount: number;
+  /** Per client, the highest seq whose transaction had begun (a crash state's upper bound);
+   * without it a client may store one above its acknowledged seq. */
+  begun?: ReadonlyMap<number, number>;
 }
 
 async function storedSeqs(connection: Connection, schema: string): Promise<Map<number, number>> {
@@ -47,7 +52,8 @@ export async function verifyLedger(
   for (const [client, acked] of [...load.acked].sort((a, b) => a[0] - b[0])) {
     const seq = stored.get(client) ?? null;
     clients.push({ client, acked, stored: seq, missing: Math.max(0, acked - (seq ?? 0)) });
-    if (seq !== null && seq > acked + 1) unexplained.push(`client ${client}: stored seq ${seq}, acknowledged ${acked}`);
+    const most = Math.max(acked + 1, load.begun?.get(client) ?? 0);
+    if (seq !== null && seq > most) unexplained.push(`client ${client}: stored seq ${seq}, acknowledged ${acked}${load.begun ? `, begun ${most}` : ''}`);
   }
   const missing = clients.reduce((sum, c) => sum + c.missing, 0);
   return { checked: true, acked: load.ackedCount, missing, clients, unexplained };

@@ -6,6 +6,7 @@
 import { badInput } from '../errors.js';
 import { createRng } from '../../faults/prng.js';
 import { AckedCommits } from './acked-commits.js';
+import { CommitTimeline } from './commit-timeline.js';
 import { DEFAULT_SCHEMA } from './dataset.js';
 import { AckedSteps } from './lifecycle/acked-steps.js';
 import { LifecycleClient } from './lifecycle/lifecycle-client.js';
@@ -25,6 +26,7 @@ export function runBuiltinLoad(options: LoadOptions): LoadHandle {
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const acked = new AckedCommits();
+  const timeline = new CommitTimeline();
   const mix = options.mix ?? DEFAULT_MIX;
   const kinds = lifecycleKinds(mix);
   const steps = kinds.length ? new AckedSteps() : null;
@@ -42,6 +44,7 @@ export function runBuiltinLoad(options: LoadOptions): LoadHandle {
       lifecycle: steps ? new LifecycleClient(i + 1, kinds, steps, createRng(seed * 3011 + i + 1)) : null,
       signal,
       acked,
+      timeline,
       throughput,
     }),
   );
@@ -51,6 +54,7 @@ export function runBuiltinLoad(options: LoadOptions): LoadHandle {
       ledger: true,
       acked: acked.snapshot(),
       ackedCount: acked.count,
+      timeline,
       ...(steps ? { lifecycle: steps.snapshot() } : {}),
       retried: outcomes.reduce((sum, o) => sum + o.retried, 0),
       bucketMs: throughput.bucketMs,

@@ -1,5 +1,6 @@
 /** The write load's options, live handle and result, shared by the builtin and sysbench loads. */
 import type { LifecycleLedger } from './lifecycle/acked-steps.js';
+import type { CommitTimeline } from './commit-timeline.js';
 import type { LoadMix } from './load-mix.js';
 
 export interface LoadOptions {
@@ -35,6 +36,10 @@ export interface LoadResult {
   acked: Map<number, number>;
   /** Commits acknowledged during this load (estimated from sysbench's reports for sysbench). */
   ackedCount: number;
+  /** When each commit began and was acknowledged (builtin load): the ledger at any moment. */
+  timeline?: CommitTimeline;
+  /** Per client, the most the ledger may hold (a crash state's bound); default: acked + 1. */
+  begun?: Map<number, number>;
   /** The lifecycle steps' ledger, when the mix had lifecycle kinds. */
   lifecycle?: LifecycleLedger;
   retried: number; // transactions rolled back by a deadlock or lock wait timeout and retried

@@ -8,6 +8,7 @@ import type { Rng } from '../../faults/prng.js';
 import { closeQuietly, connectToServer } from '../runtime/connect.js';
 import { LEDGER_TABLE } from './dataset.js';
 import type { AckedCommits } from './acked-commits.js';
+import type { CommitTimeline } from './commit-timeline.js';
 import type { Throughput } from './throughput.js';
 import type { LoadError } from './types.js';
 import { writeTransaction, type MixShape } from './write-transaction.js';
@@ -26,6 +27,7 @@ export interface WriteClient {
   lifecycle: LifecycleClient | null; // when the mix has lifecycle kinds
   signal: AbortSignal;
   acked: AckedCommits;
+  timeline: CommitTimeline;
   throughput: Throughput;
 }
 
@@ -51,12 +53,15 @@ export async function runWriteClient(w: WriteClient): Promise<ClientOutcome> {
     connection = await connectToServer({ socketPath: w.socketPath, database: w.schema });
     let seq = await joinLedger(connection, w.client);
     w.acked.begin(w.client, seq);
+    w.timeline.join(w.client, seq);
     await w.lifecycle?.reset(connection, w.schema);
     while (!w.signal.aborted) {
       const kind = pickKind(w.mix, w.schedule);
       try {
-        if (kind === 'write-only') await writeTransaction(connection, w.client, seq + 1, w.shape, w.rng);
-        else await w.lifecycle!.step(connection, kind);
+        if (kind === 'write-only') {
+          w.timeline.begin(w.client, seq + 1);
+          await writeTransaction(connection, w.client, seq + 1, w.shape, w.rng);
+        } else await w.lifecycle!.step(connection, kind);
       } catch (error) {
         if (!isRetryable(error)) throw error;
         retried += 1;
@@ -66,6 +71,7 @@ export async function runWriteClient(w: WriteClient): Promise<ClientOutcome> {
       if (kind !== 'write-only') continue; // acknowledged in the lifecycle ledger
       seq += 1;
       w.acked.ack(w.client, seq);
+      w.timeline.ack(w.client, seq);
       w.throughput.count();
     }
     return { retried, error: null };
