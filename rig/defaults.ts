@@ -66,4 +66,9 @@ export const DATADIR_SLACK_BYTES = 64 * MiB;
 /** The seed when none is named: a campaign's, and that of a single cycle (`rig cycle`, `rig disk down`). */
 export const DEFAULT_SEED = 1;
 export const DEFAULT_CYCLES = 3;
+/** mode: explore, when a scenario names neither: states judged per recording, and how they are picked. */
+export const DEFAULT_EXPLORE = { states: 50, pick: 'targeted' } as const;
+/** mode: explore, when a scenario names no trigger: the cut ends a recording of about 6 s (the
+ * page cleaner's batches come about once a second, and targeted picks want several of them). */
+export const DEFAULT_EXPLORE_TRIGGER: TriggerSpec = { kind: 'at-time', ms: 5000 };
 export const DEFAULT_EVIDENCE_MAX_BYTES = 2048 * MiB;

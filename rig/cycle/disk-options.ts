@@ -6,7 +6,7 @@ import type { DiskOptions } from '../../faults/power-fail-disk.js';
 export function diskOptionsFor(
   settings: ScenarioSettings,
   dir: string,
-  image: Pick<DiskOptions, 'fromImage' | 'adoptImage'> = {},
+  image: Pick<DiskOptions, 'fromImage' | 'adoptImage' | 'record'> = {},
   environment?: DiskEnvironment,
 ): DiskOptions {
   return {

@@ -87,6 +87,8 @@ export interface ScenarioSettings {
   exercise?: { minShare: number };
   /** Written-up findings the scenario hunts or knows: their hits do not fail the campaign (rig/findings/catalog.ts). */
   findings?: FindingId[];
+  /** mode: explore. Each cycle records one load run and judges this many crash states from it. */
+  explore?: { states: number; pick: ExplorePick };
 }
 
 /** Where a page-size write went, by the crash image's extent map (rig/cycle/straddle-targets.ts). */
@@ -368,6 +370,27 @@ export interface CycleRecord {
   rocksdbWrites?: RocksdbWrites;
   /** The server that ran the cycle and the InnoDB options its settings mapped to (absent in older records). */
   server?: { version: string; innodb: string[] };
+  /** A crash state judged from a recording (`rig explore`), not a live cut: where it came from. */
+  explore?: ExploreState;
+}
+
+export const EXPLORE_PICKS = ['every', 'sample', 'targeted'] as const;
+export type ExplorePick = (typeof EXPLORE_PICKS)[number];
+
+/** Where an explore state came from: its recording, its barrier, how it was picked. */
+export interface ExploreState {
+  recording: string; // the recording's folder, relative to this state's folder
+  barrier: number; // flush k of the recording (1-based), or the cut after its last flush
+  barrierKind: 'flush' | 'cut';
+  barriers: number; // barriers in the recording with writes pending
+  tUs: number; // when the barrier reached the disk (monotonic microseconds)
+  durableWrites: number; // recorded writes durable at the barrier
+  pick: ExplorePick;
+  run: string; // the campaign cycle that recorded the load run (<scenario>-<cycle>)
+  runSeed: number; // that cycle's seed (the load's, and the picks')
+  of: number; // states picked from the recording
+  score?: number; // targeted picks: what the barrier offered the claim (rig/explore/state-targets.ts)
+  duplicateOf?: string; // a state with the same crash image, judged once
 }
 
 /** Writes pending at the cut into one kind of RocksDB file, by fate (rig/cycle/rocksdb-writes.ts). */

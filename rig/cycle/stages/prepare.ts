@@ -8,13 +8,14 @@ import { rigFailure } from '../../errors.js';
 import type { ScenarioSettings } from '../../results/types.js';
 import type { ServerRuntime, StartedServer } from '../../runtime/types.js';
 import type { DiskEnvironment } from '../../../faults/disk-environment.js';
-import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
+import { startDisk, type DiskOptions, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { diskOptionsFor } from '../disk-options.js';
 import { ensurePreparedImage } from '../prepared-image.js';
 import { datadirOn, makeRunDir } from '../server-dirs.js';
 
 export interface LiveServer {
+  image: string; // the prepared image the disk started from
   disk: PowerFailDisk;
   server: StartedServer;
   runDir: string;
@@ -27,6 +28,7 @@ export interface PrepareInput {
   cacheRoot: string;
   diskEnvironment?: DiskEnvironment;
   cutDir: string; // where the load's disk keeps its image and, at the cut, its journal
+  record?: DiskOptions['record']; // explore: the disk records every write and flush from its start
   signal?: AbortSignal;
 }
 
@@ -34,7 +36,7 @@ export async function prepare(input: PrepareInput, cleanup: CleanupStack): Promi
   const { settings, runtime, signal } = input;
   const image = await ensurePreparedImage(settings, runtime, input.serverVersion, input.cacheRoot, signal, input.diskEnvironment);
   mkdirSync(input.cutDir, { recursive: true });
-  const disk = await startDisk(diskOptionsFor(settings, input.cutDir, { fromImage: image }, input.diskEnvironment));
+  const disk = await startDisk(diskOptionsFor(settings, input.cutDir, { fromImage: image, ...(input.record ? { record: input.record } : {}) }, input.diskEnvironment));
   cleanup.pushDisk('load disk', disk);
   const runDir = makeRunDir();
   cleanup.push('load run dir', async () => runDir.remove());
@@ -44,5 +46,5 @@ export async function prepare(input: PrepareInput, cleanup: CleanupStack): Promi
     throw rigFailure(`the server did not start on the prepared image: ${started.errorLog.trim().split('\n').slice(-2).join(' | ')}`);
   }
   cleanup.push('load server', () => started.server.kill());
-  return { disk, server: started.server, runDir: runDir.path };
+  return { image, disk, server: started.server, runDir: runDir.path };
 }

@@ -12,7 +12,7 @@ import type { CrashPlan } from '../../../faults/crash-plan.js';
 import type { JournalEntry } from '../../../faults/journal.js';
 import type { OrderEvent } from '../../../faults/order-log.js';
 import type { DiskEnvironment } from '../../../faults/disk-environment.js';
-import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
+import { startDisk, type DiskOptions, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
@@ -64,9 +64,10 @@ export async function scanCrashImage(
   cleanup: CleanupStack,
   flavor: ServerFlavor,
   environment?: DiskEnvironment,
+  record?: DiskOptions['record'], // explore: every write the recovery makes, so it can be undone
 ): Promise<CrashScan> {
   mkdirSync(dir, { recursive: true });
-  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage }, environment));
+  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage, ...(record ? { record } : {}) }, environment));
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
   const [scan, extents, copies, checkpoint, reduced] = await Promise.all([

@@ -1,0 +1,192 @@
+/**
+ * One crash state of a recording, judged exactly as a live cycle's crash image is (the scan,
+ * recover, scan-after and judge stages of rig/cycle/run-cycle.ts), into the same record, with the
+ * barrier it came from. The ledger is held to the commits of the barrier's moment. The state's
+ * image is built in place in the working image (./state-image.ts), and put back afterwards from
+ * the clean copy: the pending writes' ranges and every range the recovery wrote, which the scan
+ * disk records.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makePlan } from '../../faults/crash-plan.js';
+import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
+import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
+import { rigFailure } from '../errors.js';
+import type { LoadResult } from '../load/index.js';
+import type { DeviceRange } from '../pages/device-ranges.js';
+import { contradicts } from '../results/expectation.js';
+import type { CycleRecord, Expectation, ExplorePick, RecoveryBounds, ScenarioSettings } from '../results/types.js';
+import { innodbArgs } from '../runtime/server-args.js';
+import { serverIdentity } from '../runtime/server-identity.js';
+import type { ServerRuntime } from '../runtime/types.js';
+import type { DiskEnvironment } from '../../faults/disk-environment.js';
+import { CleanupStack } from '../cycle/cleanup-stack.js';
+import { emptyCycleRecord } from '../cycle/cycle-record.js';
+import { PhaseTimer } from '../cycle/phase-timer.js';
+import { judgeRecovery } from '../cycle/stages/judge.js';
+import { recoverServer } from '../cycle/stages/recover.js';
+import { scanAfterRecovery } from '../cycle/stages/scan-after.js';
+import { scanCrashImage } from '../cycle/stages/scan.js';
+import { sha256OnWorker } from './image-hash.js';
+import type { PickedState } from './pick-states.js';
+import { statsAt, type RecordingStats } from './recording-stats.js';
+import type { StateImages } from './state-image.js';
+
+const RECOVERY_RECORD_MAX = 1024 * 1024 * 1024; // past it the working image is copied afresh
+
+export interface StateInput {
+  id: string;
+  number: number; // 1-based, in the order judged
+  state: PickedState;
+  pick: ExplorePick;
+  run: string;
+  runSeed: number;
+  of: number;
+  repro: string;
+  barriers: number;
+  recordingRel: string; // the recording's folder, relative to the state's folder
+  settings: ScenarioSettings;
+  expectation: Expectation;
+  dir: string;
+  images: StateImages;
+  stats: RecordingStats;
+  load: LoadResult;
+  loadStartUs: number; // when the load began, on the recording's clock
+  runtime: ServerRuntime;
+  serverVersion: string;
+  diskEnvironment?: DiskEnvironment;
+  recoveryBounds?: Partial<RecoveryBounds>;
+  judged: Map<string, CycleRecord>; // crash image sha256 -> the state that judged it
+  signal?: AbortSignal;
+}
+
+/** The load as it stood at the barrier: the ledger's least and most for each client. */
+function loadAt(load: LoadResult, tUs: number): LoadResult {
+  if (!load.timeline) return load;
+  const at = load.timeline.at(tUs);
+  return { ...load, acked: at.acked, ackedCount: at.ackedCount, begun: at.begun };
+}
+
+/** What a duplicate state takes from the state that judged the same crash image. */
+function copyJudgement(record: CycleRecord, from: CycleRecord): void {
+  for (const key of ['verdict', 'tornPagesBefore', 'pagesTouched', 'pageZeroWrites', 'reconciliation', 'checkpointLsn', 'writeOrder', 'pagesAfter', 'attribution', 'exercised', 'ledger', 'checkTable', 'invariants', 'serverStarted', 'recovery', 'errorLog'] as const) {
+    (record as unknown as Record<string, unknown>)[key] = from[key];
+  }
+  record.reason = `the same crash image as ${from.id}, judged once: ${from.reason}`;
+}
+
+export async function judgeState(input: StateInput): Promise<CycleRecord> {
+  const { settings, state, images } = input;
+  const { barrier } = state;
+  const record = emptyCycleRecord(input.id, settings, input.number, state.planSeed, input.expectation);
+  record.repro = input.repro;
+  record.explore = {
+    recording: input.recordingRel,
+    barrier: barrier.index,
+    barrierKind: barrier.kind,
+    barriers: input.barriers,
+    tUs: barrier.tUs,
+    durableWrites: barrier.durableCount,
+    pick: input.pick,
+    run: input.run,
+    runSeed: input.runSeed,
+    of: input.of,
+    ...(state.score !== undefined ? { score: state.score } : {}),
+  };
+  const timer = new PhaseTimer(record.timings);
+  const cleanup = new CleanupStack();
+  mkdirSync(input.dir, { recursive: true });
+  const recoverDir = join(input.dir, 'recover');
+  const touched: DeviceRange[] = barrier.pending.map((w) => ({ offset: w.offset, length: w.length }));
+  try {
+    const server = serverIdentity(input.serverVersion);
+    record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
+    const plan = makePlan(barrier.pending, state.planSeed, settings.disk.atomicUnit);
+    writeFileSync(join(input.dir, 'plan.json'), JSON.stringify(plan, null, 1) + '\n');
+    const journal = await timer.time('materialize', () => {
+      images.advance(barrier.durableCount);
+      return images.materialize(barrier.pending, plan);
+    });
+    const at = loadAt(input.load, barrier.tUs);
+    record.cut = {
+      reason: `explore (${barrier.kind} ${barrier.index})`,
+      atMs: Math.max(0, Math.round((barrier.tUs - input.loadStartUs) / 1000)),
+      pending: barrier.pending.length,
+      pendingPageWrites: barrier.pending.filter((w) => w.length >= settings.server.pageSize).length,
+      stats: statsAt(input.stats, barrier),
+    };
+    record.throughput = input.load.throughput;
+    record.ledger = { checked: false, acked: at.ackedCount, missing: 0 };
+    record.pendingWrites = plan.writes;
+    const fd = openSync(images.work, 'r');
+    const hashing = sha256OnWorker(fd).finally(() => closeSync(fd));
+    const record_ = { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX };
+    const [sha256, scanned] = await timer.time('scanBefore', () =>
+      Promise.all([
+        hashing,
+        scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, record_),
+      ]),
+    );
+    record.crashImageSha256 = sha256;
+    record.pagesTouched = scanned.pagesTouched;
+    record.pageZeroWrites = scanned.pageZero;
+    record.reconciliation = scanned.reconciliation;
+    record.checkpointLsn = scanned.checkpointLsn;
+    record.writeOrder = scanned.writeOrder;
+    record.tornPagesBefore = scanned.torn;
+    if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;
+    const first = input.judged.get(sha256);
+    if (first) {
+      record.explore.duplicateOf = first.id;
+      copyJudgement(record, first);
+    } else {
+      const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
+      const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, at, cleanup, bounds, input.signal));
+      const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
+      await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
+      if (record.verdict !== 'rig-error') input.judged.set(sha256, record);
+    }
+  } catch (error) {
+    record.verdict = 'rig-error';
+    record.error = (error as Error).message ?? String(error);
+    record.reason = `rig error: ${record.error}`;
+  } finally {
+    const problems = await cleanup.releaseAll();
+    if (problems.length && record.verdict !== 'rig-error') {
+      record.verdict = 'rig-error';
+      record.error = `teardown failed: ${problems.join('; ')}`;
+      record.reason = `rig error: ${record.error}`;
+    }
+    // after a rig error the recovery's record may not be whole (a helper killed before it wrote it)
+    await putBack(images, recoverDir, touched, record.verdict !== 'rig-error');
+  }
+  const torn = record.tornPagesBefore.length;
+  record.expectationHeld = record.verdict !== 'rig-error' && !contradicts(input.expectation, record.verdict, torn);
+  writeFileSync(join(input.dir, 'cycle.json'), JSON.stringify(record, null, 1) + '\n');
+  return record;
+}
+
+/**
+ * The working image back where the state found it: renamed back from the scan disk's folder, then
+ * every range the state and its recovery wrote copied from the clean image (or the whole image,
+ * when the recovery's record is not whole).
+ */
+async function putBack(images: StateImages, recoverDir: string, touched: DeviceRange[], trustRecord: boolean): Promise<void> {
+  const adopted = join(recoverDir, 'image.img');
+  if (existsSync(adopted)) renameSync(adopted, images.work);
+  if (!existsSync(images.work)) throw rigFailure(`the working image ${images.work} is gone`);
+  const recorded = join(recoverDir, RECORDING_FILE);
+  let whole = false;
+  if (existsSync(recorded)) {
+    try {
+      const recording = indexRecording(recorded);
+      whole = trustRecord && recording.ended !== 'truncated';
+      for (const e of recording.events) if (e.kind === 'write') touched.push({ offset: e.offset, length: e.length });
+    } catch {
+      whole = false;
+    }
+    rmSync(recorded, { force: true });
+  }
+  if (whole) images.restore(touched);
+  else await images.resetWork();
+}

@@ -1,0 +1,38 @@
+/**
+ * Rebuilds an explore state's crash image from its recording alone: the snapshot, every write
+ * durable at the barrier, then the pending writes with the state's saved plan, exactly as the
+ * exploration built it in place (./state-image.ts), into a new file.
+ */
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import { sha256File } from '../../faults/materialize.js';
+import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
+import { badInput } from '../errors.js';
+import { barriersOf } from './barriers.js';
+import { SNAPSHOT_FILE } from './record-load.js';
+import { StateImages } from './state-image.js';
+
+export async function rebuildStateImage(recordingDir: string, barrierIndex: number, planPath: string, out: string): Promise<string> {
+  for (const f of [RECORDING_FILE, SNAPSHOT_FILE]) {
+    if (!existsSync(join(recordingDir, f))) throw badInput(`${join(recordingDir, f)} is missing: this state's crash image cannot be rebuilt`);
+  }
+  const { barriers, writes } = barriersOf(indexRecording(join(recordingDir, RECORDING_FILE)));
+  const barrier = barriers.find((b) => b.index === barrierIndex);
+  if (!barrier) throw badInput(`the recording in ${recordingDir} has no barrier ${barrierIndex} with writes pending`);
+  const plan = JSON.parse(readFileSync(planPath, 'utf8')) as CrashPlan;
+  const fd = openSync(join(recordingDir, RECORDING_FILE), 'r');
+  try {
+    const work = join(dirname(out), 'rebuild');
+    await execa('mkdir', ['-p', work]);
+    const images = await StateImages.create(work, join(recordingDir, SNAPSHOT_FILE), writes, fd, { cleanCopy: false });
+    images.advance(barrier.durableCount);
+    await images.materialize(barrier.pending, plan);
+    await execa('mv', [images.work, out]);
+    await execa('rm', ['-rf', work]);
+  } finally {
+    closeSync(fd);
+  }
+  return sha256File(out);
+}

@@ -1,0 +1,118 @@
+/**
+ * The crash images of a recording's states, built in place. Two copies of the snapshot move forward
+ * together through the recording: `clean` holds exactly the durable writes of the current barrier,
+ * `work` the same plus one state's landed units while that state is judged, and whatever its
+ * recovery wrote. After the judge, every range the state or its recovery touched is copied back
+ * from `clean`, so the next state costs only the writes between the two barriers, not a copy of
+ * the whole image.
+ */
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import type { JournalEntry } from '../../faults/journal.js';
+import { applyPlan } from '../../faults/materialize.js';
+import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
+import type { DeviceRange } from '../pages/device-ranges.js';
+
+function pread(fd: number, length: number, position: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, buf, done, length - done, position + done);
+    if (n === 0) break; // past the end of a sparse file's size: zeros
+    done += n;
+  }
+  return buf;
+}
+
+function pwrite(fd: number, data: Buffer, position: number): void {
+  let done = 0;
+  while (done < data.length) done += writeSync(fd, data, done, data.length - done, position + done);
+}
+
+export class StateImages {
+  private applied = 0;
+
+  private constructor(
+    readonly clean: string | null, // null: a one-off rebuild, never put back
+    readonly work: string,
+    private readonly writes: RecordedWrite[],
+    private readonly recordingFd: number,
+  ) {}
+
+  /** Sparse copies of the snapshot in dir (clean.img, work.img; no clean copy for a one-off rebuild). */
+  static async create(dir: string, snapshot: string, writes: RecordedWrite[], recordingFd: number, opts = { cleanCopy: true }): Promise<StateImages> {
+    const clean = opts.cleanCopy ? join(dir, 'clean.img') : null;
+    const work = join(dir, 'work.img');
+    if (clean) await execa('cp', ['--sparse=always', snapshot, clean]);
+    await execa('cp', ['--sparse=always', snapshot, work]);
+    return new StateImages(clean, work, writes, recordingFd);
+  }
+
+  /** How many recorded writes both images hold. */
+  get durable(): number {
+    return this.applied;
+  }
+
+  /** Writes the recorded writes up to durableCount into both images (forward only). */
+  advance(durableCount: number): void {
+    if (durableCount < this.applied) throw new Error(`the images hold ${this.applied} writes; they cannot go back to ${durableCount}`);
+    const clean = this.clean ? openSync(this.clean, 'r+') : null;
+    const work = openSync(this.work, 'r+');
+    try {
+      for (; this.applied < durableCount; this.applied++) {
+        const w = this.writes[this.applied]!;
+        const data = readRecordedData(this.recordingFd, w);
+        if (clean !== null) pwrite(clean, data, w.offset);
+        pwrite(work, data, w.offset);
+      }
+    } finally {
+      if (clean !== null) closeSync(clean);
+      closeSync(work);
+    }
+  }
+
+  /**
+   * The state's crash image in `work`: the pending writes as the disk received them (the journal
+   * a live cut would have dumped, each write's old bytes as it found them), then the plan's
+   * fates applied as for a live cut (faults/materialize.ts).
+   */
+  async materialize(pending: RecordedWrite[], plan: CrashPlan): Promise<JournalEntry[]> {
+    const fd = openSync(this.work, 'r+');
+    const journal: JournalEntry[] = [];
+    try {
+      for (const w of pending) {
+        const data = readRecordedData(this.recordingFd, w);
+        journal.push({ seq: w.seq, offset: w.offset, length: w.length, old: pread(fd, w.length, w.offset), new: data });
+        pwrite(fd, data, w.offset);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    await applyPlan(this.work, journal, plan);
+    return journal;
+  }
+
+  /** Copies the ranges back from `clean` into `work`: the state's pending writes and its recovery's. */
+  restore(ranges: Iterable<DeviceRange>): void {
+    const clean = openSync(this.cleanPath(), 'r');
+    const work = openSync(this.work, 'r+');
+    try {
+      for (const r of ranges) pwrite(work, pread(clean, r.length, r.offset), r.offset);
+    } finally {
+      closeSync(clean);
+      closeSync(work);
+    }
+  }
+
+  /** The fallback when a recovery's writes are not all known: `work` becomes a copy of `clean`. */
+  async resetWork(): Promise<void> {
+    await execa('cp', ['--sparse=always', this.cleanPath(), this.work]);
+  }
+
+  private cleanPath(): string {
+    if (!this.clean) throw new Error('a one-off rebuild keeps no clean image to put the working image back from');
+    return this.clean;
+  }
+}
