@@ -7,6 +7,7 @@ import { BULK_TABLE_MAX_BYTES } from '../load/lifecycle/bulk.js';
 import { isDefaultMix, showMix } from '../load/load-mix.js';
 import type { ScenarioSettings } from '../results/types.js';
 import { diskSizeProblem } from '../../faults/filesystems.js';
+import { exploreRefusal } from '../explore/explore-refusal.js';
 import { readSize, showSize } from '../../faults/sizes.js';
 import { formatTrigger } from '../../faults/trigger.js';
 
@@ -72,6 +73,10 @@ const checks: Check[] = [
     return s.disk.sizeBytes < needed
       ? { key: 'disk.size', message: `${showSize(s.disk.sizeBytes)} cannot hold the redo log, the datadir and a bulk table of up to ${showSize(BULK_TABLE_MAX_BYTES)} per connection; use ${showSize(needed)} or more, or fewer connections` }
       : null;
+  },
+  (s) => {
+    const refusal = s.explore ? exploreRefusal(s) : null;
+    return refusal ? { key: 'load.mix', message: refusal } : null;
   },
 ];
 

@@ -7,7 +7,8 @@
  * it stays, and a warning says so.
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { RECORDING_FILE } from '../../faults/recording.js';
 import { contradicts } from '../results/expectation.js';
 import { showSize } from '../../faults/sizes.js';
 import type { CycleRecord } from '../results/types.js';
@@ -50,7 +51,9 @@ export class EvidenceKeeper {
 
   /** Decides what a finished cycle's folder keeps, then holds the total under the cap. */
   settle(record: CycleRecord, cycleDir: string): void {
-    const complete = REPRO_FILES.every((f) => existsSync(join(cycleDir, f)));
+    const complete = record.explore
+      ? existsSync(join(cycleDir, 'plan.json')) && existsSync(resolve(cycleDir, record.explore.recording, RECORDING_FILE))
+      : REPRO_FILES.every((f) => existsSync(join(cycleDir, f)));
     if (wantsEvidence(record) && complete) {
       record.evidenceDir = relative(this.resultsDir, cycleDir);
       this.kept.push({ record, dir: cycleDir, bytes: allocatedBytes(cycleDir), failing: isFailing(record) });

@@ -103,7 +103,8 @@ function planVariant(variant: MatrixVariant, at: PropertyKey[], defaults: Scenar
     const problem = firstProblem(parsed.error.issues, []);
     throw fail({ path: where(problem.path), message: problem.message + suffix(problem.path) });
   }
-  const { settings, cycles: fileCycles } = resolveScenario(defaults, parsed.data);
+  const { settings, cycles: fileCycles, stray } = resolveScenario(defaults, parsed.data);
+  if (stray) throw fail({ path: where([stray]), message: `${stray} is for explore mode; add mode: explore, or remove ${stray}` });
   const problem = checkSettings(settings);
   if (problem) {
     const path = problem.key.split('.');

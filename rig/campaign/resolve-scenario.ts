@@ -5,7 +5,7 @@
  */
 import type { ScenarioSettings } from '../results/types.js';
 import { findImageSpec } from '../docker/image-catalog.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RUNTIME, DEFAULT_SERVER, defaultTrigger } from '../defaults.js';
+import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_EXPLORE_TRIGGER, DEFAULT_LOAD, DEFAULT_RUNTIME, DEFAULT_SERVER, defaultTrigger } from '../defaults.js';
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
 import { formatSize } from '../../faults/sizes.js';
@@ -13,12 +13,14 @@ import { formatSize } from '../../faults/sizes.js';
 export interface ResolvedScenario {
   settings: ScenarioSettings;
   cycles: number | null; // null: neither the scenario nor the defaults said
+  stray?: 'states' | 'pick'; // an explore key on a live scenario
 }
 
 export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenario): ResolvedScenario {
   const server = { ...defaults.server, ...scenario.server };
   const disk = { ...defaults.disk, ...scenario.disk };
   const load = { ...defaults.load, ...scenario.load };
+  const explore = (scenario.mode ?? defaults.mode) === 'explore';
   const settings: ScenarioSettings = {
     name: scenario.name,
     runtime: scenario.runtime ?? defaults.runtime ?? DEFAULT_RUNTIME,
@@ -33,7 +35,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
     disk: {
       atomicUnit: disk.atomic ?? DEFAULT_DISK.atomicUnit,
       fs: disk.fs ?? DEFAULT_DISK.fs,
-      trigger: disk.trigger ?? defaultTrigger(server.engine ?? DEFAULT_SERVER.engine),
+      trigger: disk.trigger ?? (explore ? DEFAULT_EXPLORE_TRIGGER : defaultTrigger(server.engine ?? DEFAULT_SERVER.engine)),
       journalMaxBytes: disk.cacheBound ?? DEFAULT_DISK.journalMaxBytes,
       sizeBytes: disk.size ?? DEFAULT_DISK.sizeBytes,
     },
@@ -47,6 +49,10 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
   const findings = scenario.findings ?? defaults.findings;
   if (findings !== undefined) settings.findings = [...new Set(findings)];
   settings.expect = scenario.expect ?? defaults.expect ?? defaultExpectation(settings.server, settings.disk);
-  return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null };
+  if (explore) {
+    settings.explore = { states: scenario.states ?? defaults.states ?? DEFAULT_EXPLORE.states, pick: scenario.pick ?? defaults.pick ?? DEFAULT_EXPLORE.pick };
+  }
+  const stray = scenario.mode !== 'explore' ? (['states', 'pick'] as const).find((k) => scenario[k] !== undefined) : undefined;
+  return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null, ...(stray && !settings.explore ? { stray } : {}) };
 }
 

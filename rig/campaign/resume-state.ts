@@ -25,7 +25,8 @@ export async function readResumeState(dir: string, campaign: Campaign, shard: Sh
     throw badInput(`${path}: ${difference}; --resume continues only the same campaign run: drop --resume to start over, or give another --out`);
   }
   const seeds = new Map(planned.map((c) => [c.id, c.seed]));
-  const finished = results.cycles.filter((c) => seeds.get(c.id) === c.seed);
+  // an explore state is the recording cycle's: its own seed is its plan's
+  const finished = results.cycles.filter((c) => (c.explore ? seeds.get(c.explore.run) === c.explore.runSeed : seeds.get(c.id) === c.seed));
   return { startedAt: results.startedAt, finished };
 }
 

@@ -9,10 +9,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runCycle } from '../cycle/run-cycle.js';
+import { runExplore } from '../explore/run-explore.js';
 import { checkAborted } from '../interrupts.js';
 import { countByScenario } from './shard.js';
 import type { ScenarioPlan } from '../results/summarize.js';
-import type { CampaignResults, CycleRecord } from '../results/types.js';
+import type { CampaignResults, CycleRecord, ScenarioSettings } from '../results/types.js';
 import { writeFileAtomic } from '../results/write-atomic.js';
 import { type ReportRenderer, writeResultsFolder } from '../results/write-results.js';
 import type { ServerRuntime } from '../runtime/types.js';
@@ -51,23 +52,37 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
   const { dir, cycles, progress, signal } = input;
   const since = new Date().toISOString();
   const plans = scenarioPlans(input.campaign, cycles);
-  const records = new Map(input.finished.map((r) => [r.id, r]));
+  const records = finishedByCycle(input.finished);
   const keeper = new EvidenceKeeper(dir, input.evidenceMaxBytes, (line) => progress.warn(line));
-  for (const record of input.finished) keeper.adopt(record);
+  for (const list of records.values()) for (const record of list) keeper.adopt(record);
   let ran = 0;
+  let judged = [...records.values()].reduce((sum, list) => sum + list.length, 0);
   const inOrder = () => cycles.flatMap((c) => records.get(c.id) ?? []);
   const save = () => writeFileAtomic(join(dir, 'results.json'), json(assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since })));
   mkdirSync(join(dir, 'cycles'), { recursive: true });
   await save();
-  for (const [i, planned] of cycles.entries()) {
+  for (const planned of cycles) {
     if (records.has(planned.id)) continue;
     checkAborted(signal);
-    const record = await runOne(input, planned, i + 1);
-    checkAborted(signal); // interrupted mid-cycle: its teardown ran; it is not recorded
-    keeper.settle(record, cycleDir(dir, planned.id));
-    records.set(planned.id, record);
-    ran += 1;
-    await save();
+    const scenario = input.campaign.scenarios.find((s) => s.settings.name === planned.scenario)!;
+    const list: CycleRecord[] = [];
+    const settle = async (record: CycleRecord): Promise<void> => {
+      keeper.settle(record, cycleDir(dir, record.id));
+      list.push(record);
+      records.set(planned.id, list);
+      ran += 1;
+      judged += 1;
+      await save();
+    };
+    if (scenario.settings.explore) {
+      rmSync(join(dir, 'recordings', planned.id), { recursive: true, force: true });
+      await exploreOne(input, planned, scenario.settings, () => judged + 1, settle);
+      checkAborted(signal); // interrupted mid-exploration: a resumed run explores this cycle again
+    } else {
+      const record = await runOne(input, planned, judged + 1);
+      checkAborted(signal); // interrupted mid-cycle: its teardown ran; it is not recorded
+      await settle(record);
+    }
   }
   const results = assembleResults(input.facts, plans, inOrder(), new Date().toISOString(), { cycles: ran, since });
   const written = await writeResultsFolder(dir, results, input.renderReport);
@@ -100,6 +115,62 @@ async function runOne(input: CampaignRunInput, planned: PlannedCycle, n: number)
   return record;
 }
 
+/**
+ * An explore cycle: one recording, then each state judged is settled and saved as it finishes,
+ * like a live cycle. The recording stays in DIR/recordings/<cycle>/: every state's repro needs it.
+ */
+async function exploreOne(
+  input: CampaignRunInput,
+  planned: PlannedCycle,
+  settings: ScenarioSettings,
+  next: () => number,
+  settle: (record: CycleRecord) => Promise<void>,
+): Promise<void> {
+  const { runtime, serverVersion } = input.runtimeFor(planned.scenario);
+  input.progress.cycleStarted(next(), planned);
+  let started = Date.now();
+  await runExplore({
+    runId: planned.id,
+    settings,
+    seed: planned.seed,
+    expectation: settings.expect,
+    states: settings.explore!.states,
+    pick: settings.explore!.pick,
+    recordingDir: join(input.dir, 'recordings', planned.id),
+    stateDir: (id) => {
+      rmSync(cycleDir(input.dir, id), { recursive: true, force: true });
+      return cycleDir(input.dir, id);
+    },
+    reproPrefix: join(input.dirLabel, 'cycles'),
+    cacheRoot: input.cacheRoot,
+    runtime,
+    serverVersion,
+    ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
+    signal: input.signal,
+    onPhase: (phase) => input.progress.phase(phase),
+    onState: async (record) => {
+      if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
+      input.progress.cycleFinished(next(), record, (Date.now() - started) / 1000);
+      started = Date.now();
+      await settle(record);
+    },
+  });
+}
+
+/** An earlier run's records by the cycle that made them; an exploration counts only once whole. */
+function finishedByCycle(finished: CycleRecord[]): Map<string, CycleRecord[]> {
+  const byCycle = new Map<string, CycleRecord[]>();
+  for (const record of finished) {
+    const id = record.explore?.run ?? record.id;
+    byCycle.set(id, [...(byCycle.get(id) ?? []), record]);
+  }
+  for (const [id, list] of byCycle) {
+    const of = list[0]!.explore?.of;
+    if (of !== undefined && list.length !== of) byCycle.delete(id); // interrupted: explored again
+  }
+  return byCycle;
+}
+
 function cycleDir(dir: string, id: string): string {
   return join(dir, 'cycles', id);
 }
@@ -107,7 +178,7 @@ function cycleDir(dir: string, id: string): string {
 /** Every scenario of the campaign, with the share of its cycles this run plans. */
 function scenarioPlans(campaign: Campaign, cycles: PlannedCycle[]): ScenarioPlan[] {
   const counts = countByScenario(cycles);
-  return campaign.scenarios.map((s) => ({ settings: s.settings, cyclesPlanned: counts.get(s.settings.name) ?? 0 }));
+  return campaign.scenarios.map((s) => ({ settings: s.settings, cyclesPlanned: (counts.get(s.settings.name) ?? 0) * (s.settings.explore?.states ?? 1) }));
 }
 
 function json(results: CampaignResults): string {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { show, type Checked } from '../../faults/checked.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
-import { ENGINES, EXPECTATIONS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
+import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
 import { FINDING_IDS } from '../findings/catalog.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
@@ -81,6 +81,10 @@ export const exerciseSchema = section({
 /** What a scenario and the campaign's `defaults` may both set. */
 const scenarioFields = {
   cycles: count(100_000).optional(),
+  /** live: each cycle cuts once; explore: each cycle records a load run and judges `states` crash states of it. */
+  mode: z.enum(['live', 'explore']).optional(),
+  states: count(100_000).optional(),
+  pick: z.enum(EXPLORE_PICKS).optional(),
   runtime: z.enum(RUNTIMES).optional(),
   image: z.string().min(1).optional(),
   expect: z.enum(EXPECTATIONS).optional(),

@@ -12,10 +12,10 @@ import { campaignFrom } from '../campaign/load-campaign.js';
 import { formatPath } from '../campaign/issue-message.js';
 import { loadSchema } from '../campaign/schema.js';
 import type { PlannedScenario } from '../campaign/types.js';
-import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
+import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
 import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
-import { ENGINES, EXPECTATIONS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
+import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
 
 interface ScenarioFlag {
   key: string; // the campaign key it sets, relative to the scenario
@@ -50,6 +50,12 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'image', flag: '--image <image>', help: 'server image (docker runtime)' },
 ];
 
+/** `rig explore`'s own flags: how many crash states of its recording to judge, and which. */
+export const EXPLORE_FLAGS: ScenarioFlag[] = [
+  { key: 'states', flag: '--states <n>', help: 'crash states to judge from the recording', shown: String(DEFAULT_EXPLORE.states), numeric: true },
+  { key: 'pick', flag: '--pick <how>', help: `which states: ${oneOf(EXPLORE_PICKS)} (targeted: those that exercise the scenario's claim)`, shown: DEFAULT_EXPLORE.pick },
+];
+
 /** The cycle's other flags: its seed and the recovery's bounds. */
 const SEED: ScenarioFlag = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the load and the fates of pending writes', shown: String(DEFAULT_SEED) };
 const RECOVERY_TIMEOUT: ScenarioFlag = { key: 'recoveryTimeout', flag: '--recovery-timeout <seconds>', help: 'the recovering server must answer within this (else: hung)', shown: String(DEFAULT_RECOVERY_BOUNDS.startMs / 1000) };
@@ -71,7 +77,7 @@ function numberOrText(text: string): number | string {
 /** The flag that set the value at a campaign path, else the path itself. */
 function flagAt(path: PropertyKey[]): string {
   const key = path.slice(2).join('.');
-  const f = [...SCENARIO_FLAGS, SEED].find((x) => x.key === key || `${x.key}.0` === key);
+  const f = [...SCENARIO_FLAGS, ...EXPLORE_FLAGS, SEED].find((x) => x.key === key || `${x.key}.0` === key);
   return f ? flagName(f) : formatPath(path);
 }
 
@@ -89,16 +95,17 @@ export interface CycleScenario {
 }
 
 /** The flags `rig cycle` was given (by attribute name) as a scenario, its seed and bounds. */
-export function scenarioFromFlags(given: Record<string, string | undefined>): CycleScenario {
-  const scenario: Record<string, unknown> = { name: 'cycle', cycles: 1, seeds: [numberOrText(given.seed ?? SEED.shown!)] };
-  for (const f of SCENARIO_FLAGS) {
+export function scenarioFromFlags(given: Record<string, string | undefined>, mode: 'live' | 'explore' = 'live'): CycleScenario {
+  const name = mode === 'explore' ? 'explore' : 'cycle';
+  const scenario: Record<string, unknown> = { name, cycles: 1, seeds: [numberOrText(given.seed ?? SEED.shown!)], ...(mode === 'explore' ? { mode } : {}) };
+  for (const f of mode === 'explore' ? [...SCENARIO_FLAGS, ...EXPLORE_FLAGS] : SCENARIO_FLAGS) {
     const value = given[attribute(f)];
     if (value === undefined) continue;
     const [section, key] = f.key.includes('.') ? f.key.split('.') : [null, f.key];
     const target = section ? ((scenario[section] ??= {}) as Record<string, unknown>) : scenario;
     target[key!] = f.numeric ? numberOrText(value) : value;
   }
-  const campaign = campaignFrom({ name: 'cycle', scenarios: [scenario] }, 'command line', {}, flagAt);
+  const campaign = campaignFrom({ name, scenarios: [scenario] }, 'command line', {}, flagAt);
   const planned = campaign.scenarios[0]!;
   const bounds = { startMs: seconds(given.recoveryTimeout, RECOVERY_TIMEOUT), checksMs: seconds(given.checkTimeout, CHECK_TIMEOUT) };
   return { scenario: planned, seed: planned.seeds[0]!, bounds };

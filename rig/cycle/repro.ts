@@ -1,9 +1,10 @@
 /**
- * Rebuilds a cycle's crash image from its evidence (the image at the cut, the journal, the plan),
+ * Rebuilds a cycle's crash image from its evidence (the image at the cut, the journal, the plan;
+ * an explore state's from its recording and plan),
  * checks the sha256 against the record, and serves it on a power-fail disk for hands-on work.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { badInput, rigFailure } from '../errors.js';
 import type { CycleRecord } from '../results/types.js';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
@@ -12,6 +13,7 @@ import { readRecord } from '../../faults/disk-record.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
 import { diskOptionsFor } from './disk-options.js';
+import { rebuildStateImage } from '../explore/rebuild-state.js';
 
 export function reproDir(cycleDir: string): string {
   return join(cycleDir, 'repro');
@@ -26,15 +28,18 @@ export function loadCycleRecord(cycleDir: string): CycleRecord {
 export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment): Promise<{ record: CycleRecord; disk: PowerFailDisk; sha256: string }> {
   const record = loadCycleRecord(cycleDir);
   const cut = join(cycleDir, 'cut');
-  for (const f of ['image.img', 'journal.bin', 'plan.json']) {
-    if (!existsSync(join(cut, f))) throw badInput(`${cycleDir} kept no evidence (cut/${f} is missing): this cycle's crash image cannot be rebuilt`);
+  const evidence = record.explore ? ['plan.json'] : ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
+  for (const f of evidence) {
+    if (!existsSync(join(cycleDir, f))) throw badInput(`${cycleDir} kept no evidence (${f} is missing): this cycle's crash image cannot be rebuilt`);
   }
   const dir = reproDir(cycleDir);
   if (readRecord(dir)) await tearDownDisk(readRecord(dir)!);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const image = join(dir, 'crash.img');
-  const sha256 = await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
+  const sha256 = record.explore
+    ? await rebuildStateImage(resolve(cycleDir, record.explore.recording), record.explore.barrier, join(cycleDir, 'plan.json'), image)
+    : await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
   if (record.crashImageSha256 && sha256 !== record.crashImageSha256) {
     rmSync(dir, { recursive: true, force: true });
     throw rigFailure(`rebuilt crash image has sha256 ${sha256}, the record says ${record.crashImageSha256}`);

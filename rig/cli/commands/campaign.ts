@@ -12,12 +12,12 @@ import { loadCampaign } from '../../campaign/load-campaign.js';
 import { describeEnvironment } from '../../campaign/environment.js';
 import { checkFreshOutFolder, clearEarlierRun } from '../../campaign/out-folder.js';
 import { parseCyclesOption, parseSeedOption } from '../../campaign/parse-overrides.js';
-import { planCycles } from '../../campaign/plan-cycles.js';
+import { planCycles, recordsPlanned } from '../../campaign/plan-cycles.js';
 import { createProgress } from '../../campaign/progress.js';
 import { readResumeState, type ResumeState } from '../../campaign/resume-state.js';
 import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.js';
 import { parseShard, selectShard } from '../../campaign/shard.js';
-import type { Campaign } from '../../campaign/types.js';
+import type { Campaign, Shard } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { contextFromEnv, type RigContext } from '../../context.js';
 import { badInput } from '../../errors.js';
@@ -34,7 +34,7 @@ import { flagValue } from '../flag-value.js';
 import { runAction } from '../run-action.js';
 import { summaryLines } from './merge.js';
 
-interface CampaignOptions {
+export interface CampaignOptions {
   out: string;
   shard?: string;
   resume?: boolean;
@@ -97,8 +97,16 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
   const shard = o.shard === undefined ? null : parseShard(o.shard);
   const cycles = o.cycles === undefined ? undefined : parseCyclesOption(o.cycles);
   const seed = o.seed === undefined ? undefined : parseSeedOption(o.seed);
-  const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
   const loaded = onlyScenarios(await loadCampaign(file, { cycles, seed }), o.scenario ?? [], file);
+  return runLoadedCampaign(loaded, file, o, shard);
+}
+
+/**
+ * Runs a loaded campaign into --out with progress, resume and the report: `rig campaign` with a
+ * file, `rig explore` with the one scenario its flags make.
+ */
+export async function runLoadedCampaign(loaded: Campaign, file: string, o: CampaignOptions, shard: Shard | null = null): Promise<number> {
+  const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
   const dir = resolve(o.out);
   const planned = selectShard(planCycles(loaded), shard);
   let resume: ResumeState | null = null;
@@ -119,7 +127,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
       if (o.resume && !resume) process.stderr.write(`rig: nothing to resume in ${o.out} (no results.json); starting the campaign\n`);
       if (!resume) clearEarlierRun(dir);
       const finished = resume?.finished ?? [];
-      progress = createProgress(planned.length, finished, process.stderr.isTTY === true);
+      progress = createProgress(recordsPlanned(loaded, planned), finished, process.stderr.isTTY === true);
       run = await runCampaign({
         campaign,
         cycles: planned,

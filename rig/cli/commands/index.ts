@@ -9,10 +9,11 @@ import { register as cleanup } from './cleanup.js';
 import { register as cycle } from './cycle.js';
 import { register as repro } from './repro.js';
 import { register as campaign } from './campaign.js';
+import { register as explore } from './explore.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign, explore];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);
