@@ -43,6 +43,15 @@ function exercisedLine(cycle: CycleRecord): Html | null {
   return html`<p class="sub exercised">Exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} only redo rebuilds, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut (${e.pageWritesInFlightStraddling} straddling a unit).</p>`;
 }
 
+/** Where an explore state came from: its recording, barrier and pick. */
+function exploreLine(cycle: CycleRecord): Html | null {
+  const e = cycle.explore;
+  if (!e) return null;
+  const score = e.score !== undefined ? html`, score ${e.score}` : null;
+  const duplicate = e.duplicateOf ? html`; the same crash image as <a href="#${anchorId('cycle', e.duplicateOf)}">${e.duplicateOf}</a>, judged once` : null;
+  return html`<p class="sub explore">Explored state ${cycle.cycle} of ${e.of} from the recording of ${e.run} (seed ${e.runSeed}): ${e.barrierKind === 'cut' ? 'the cut after the last flush' : html`at flush ${e.barrier}`}, ${e.durableWrites} writes durable; barrier ${e.barrier} of ${e.barriers} with writes pending, picked ${e.pick}${score}${duplicate}.</p>`;
+}
+
 export function cycleDetails(cycle: CycleRecord, log: LogSource | null): Html {
   const id = anchorId('cycle', cycle.id);
   const css = { held: 'cycle-held', contradicted: 'cycle-failed', rig: 'cycle-rig' }[markOf(cycle)];
@@ -52,7 +61,8 @@ ${cycleSummaryLine(cycle)}
 <div class="cycle-verdict"><p>${verdictChip(cycle.verdict)} ${heldMark(cycle.expectationHeld, cycle.verdict)} <a class="permalink" href="#${id}" title="link to this cycle">#</a></p>
 <p class="reason-full">${cycle.reason}</p>
 ${cycle.error ? html`<p class="bad mono">${cycle.error}</p>` : null}
-<p class="sub">Scenario <a href="#${anchorId('scenario', cycle.scenario)}">${cycle.scenario}</a>, cycle ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
+<p class="sub">Scenario <a href="#${anchorId('scenario', cycle.scenario)}">${cycle.scenario}</a>, ${cycle.explore ? 'state' : 'cycle'} ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
+${exploreLine(cycle)}
 ${straddleCause(cycle)}
 ${exercisedLine(cycle)}
 <h4>Reproduce this crash image</h4>${reproBlock(cycle)}</div>
@@ -64,7 +74,7 @@ ${part('After recovery', html`${afterRecoveryBlock(cycle)}<h5>Ledger</h5>${ledge
 ${part('Recovery server', serverRunBlock(cycle))}
 ${part('Load throughput', throughputChart(cycle.throughput, cycle.cut?.atMs ?? null))}
 ${part('Pending writes at the cut', pendingWritesBlock(cycle.cut, cycle.pendingWrites))}
-${part('Disk counters (arming to cut)', diskStatsBlock(cycle))}
+${part(cycle.explore ? 'Disk counters (recording start to barrier)' : 'Disk counters (arming to cut)', diskStatsBlock(cycle))}
 ${part('Phase timings', phaseBar(cycle.timings))}
 ${part('Settings', cycleSettingsBlock(cycle))}
 </div></div></details>`;
