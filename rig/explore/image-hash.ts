@@ -1,34 +1,59 @@
 /**
- * The sha256 of an image file on a worker thread: a state's crash image is hashed on the other
- * core while its scan disk comes up and the scan reads it (half a second for 512 MiB here), and
- * the hash is taken before the recovering server writes anything.
+ * A state's crash image sha256, on a worker thread and off the critical path. The state's image is
+ * the clean image with its landed units written over it, and the clean image does not change
+ * while the state is judged, so the worker hashes the clean image with those pieces laid over it
+ * while the scan disk mounts the working image (a mount writes) and the server recovers on it.
+ * The hash must be awaited before the images move on to the next barrier.
  */
 import { Worker } from 'node:worker_threads';
 
-const HASH_FILE = `
+/** Bytes that replace the clean image's at an offset, in the order they were written. */
+export interface Overlay {
+  offset: number;
+  data: Buffer;
+}
+
+const HASH_WITH_OVERLAY = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { readSync } = require('node:fs');
+const { openSync, readSync, closeSync, fstatSync } = require('node:fs');
 const { createHash } = require('node:crypto');
+const { path, pieces } = workerData;
 const hash = createHash('sha256');
-const buf = Buffer.alloc(8 * 1024 * 1024);
-for (let at = 0; ; ) {
-  const n = readSync(workerData, buf, 0, buf.length, at);
-  if (n === 0) break;
-  hash.update(buf.subarray(0, n));
-  at += n;
+const fd = openSync(path, 'r');
+const CHUNK = 8 * 1024 * 1024;
+const buf = Buffer.alloc(CHUNK);
+try {
+  const size = fstatSync(fd).size;
+  for (let at = 0; at < size; at += CHUNK) {
+    const want = Math.min(CHUNK, size - at);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, at + got);
+      if (n === 0) break;
+      got += n;
+    }
+    buf.fill(0, got, want);
+    for (const p of pieces) {
+      const data = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
+      const from = Math.max(at, p.offset);
+      const to = Math.min(at + want, p.offset + data.length);
+      if (from < to) data.copy(buf, from - at, from - p.offset, to - p.offset);
+    }
+    hash.update(buf.subarray(0, want));
+  }
+} finally {
+  closeSync(fd);
 }
 parentPort.postMessage(hash.digest('hex'));
 `;
 
-/** Hashes the file open as fd (the caller's, closed by the caller once this settles): the file
- * may be renamed meanwhile, as the scan disk does when it adopts the image. */
-export function sha256OnWorker(fd: number): Promise<string> {
+export function sha256WithOverlay(path: string, pieces: Overlay[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(HASH_FILE, { eval: true, workerData: fd });
+    const worker = new Worker(HASH_WITH_OVERLAY, { eval: true, workerData: { path, pieces: pieces.map((p) => ({ offset: p.offset, data: new Uint8Array(p.data) })) } });
     worker.once('message', (hex: string) => resolve(hex));
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`hashing an image ended with code ${code}`));
+      if (code !== 0) reject(new Error(`hashing ${path} ended with code ${code}`));
     });
   });
 }

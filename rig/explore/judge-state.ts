@@ -6,7 +6,7 @@
  * the clean copy: the pending writes' ranges and every range the recovery wrote, which the scan
  * disk records.
  */
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePlan } from '../../faults/crash-plan.js';
 import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
@@ -27,10 +27,10 @@ import { judgeRecovery } from '../cycle/stages/judge.js';
 import { recoverServer } from '../cycle/stages/recover.js';
 import { scanAfterRecovery } from '../cycle/stages/scan-after.js';
 import { scanCrashImage } from '../cycle/stages/scan.js';
-import { sha256OnWorker } from './image-hash.js';
+import { sha256WithOverlay } from './image-hash.js';
 import type { PickedState } from './pick-states.js';
 import { statsAt, type RecordingStats } from './recording-stats.js';
-import type { StateImages } from './state-image.js';
+import { landedPieces, stateKey, type StateImages } from './state-image.js';
 
 const RECOVERY_RECORD_MAX = 1024 * 1024 * 1024; // past it the working image is copied afresh
 
@@ -56,7 +56,7 @@ export interface StateInput {
   serverVersion: string;
   diskEnvironment?: DiskEnvironment;
   recoveryBounds?: Partial<RecoveryBounds>;
-  judged: Map<string, CycleRecord>; // crash image sha256 -> the state that judged it
+  judged: Map<string, CycleRecord>; // state key (./state-image.ts stateKey) -> the state that judged it
   signal?: AbortSignal;
 }
 
@@ -98,6 +98,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
   mkdirSync(input.dir, { recursive: true });
   const recoverDir = join(input.dir, 'recover');
   const touched: DeviceRange[] = barrier.pending.map((w) => ({ offset: w.offset, length: w.length }));
+  let hashing: Promise<string> | null = null;
   try {
     const server = serverIdentity(input.serverVersion);
     record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
@@ -118,16 +119,11 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     record.throughput = input.load.throughput;
     record.ledger = { checked: false, acked: at.ackedCount, missing: 0 };
     record.pendingWrites = plan.writes;
-    const fd = openSync(images.work, 'r');
-    const hashing = sha256OnWorker(fd).finally(() => closeSync(fd));
-    const record_ = { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX };
-    const [sha256, scanned] = await timer.time('scanBefore', () =>
-      Promise.all([
-        hashing,
-        scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, record_),
-      ]),
+    hashing = sha256WithOverlay(images.cleanImage, landedPieces(journal, plan));
+    const undo = { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX };
+    const scanned = await timer.time('scanBefore', () =>
+      scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, undo),
     );
-    record.crashImageSha256 = sha256;
     record.pagesTouched = scanned.pagesTouched;
     record.pageZeroWrites = scanned.pageZero;
     record.reconciliation = scanned.reconciliation;
@@ -135,7 +131,8 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     record.writeOrder = scanned.writeOrder;
     record.tornPagesBefore = scanned.torn;
     if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;
-    const first = input.judged.get(sha256);
+    const key = stateKey(barrier.durableCount, plan);
+    const first = input.judged.get(key);
     if (first) {
       record.explore.duplicateOf = first.id;
       copyJudgement(record, first);
@@ -144,13 +141,15 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
       const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, at, cleanup, bounds, input.signal));
       const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
       await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
-      if (record.verdict !== 'rig-error') input.judged.set(sha256, record);
+      if (record.verdict !== 'rig-error') input.judged.set(key, record);
     }
+    record.crashImageSha256 = await hashing;
   } catch (error) {
     record.verdict = 'rig-error';
     record.error = (error as Error).message ?? String(error);
     record.reason = `rig error: ${record.error}`;
   } finally {
+    await hashing?.catch(() => undefined); // it reads the clean image, which the next state moves on
     const problems = await cleanup.releaseAll();
     if (problems.length && record.verdict !== 'rig-error') {
       record.verdict = 'rig-error';

@@ -9,11 +9,12 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import type { CrashPlan } from '../../faults/crash-plan.js';
+import { unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
 import { applyPlan } from '../../faults/materialize.js';
 import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
+import type { Overlay } from './image-hash.js';
 
 function pread(fd: number, length: number, position: number): Buffer {
   const buf = Buffer.alloc(length);
@@ -94,6 +95,11 @@ export class StateImages {
     return journal;
   }
 
+  /** The clean image, which holds the current barrier's durable writes and nothing else. */
+  get cleanImage(): string {
+    return this.cleanPath();
+  }
+
   /** Copies the ranges back from `clean` into `work`: the state's pending writes and its recovery's. */
   restore(ranges: Iterable<DeviceRange>): void {
     const clean = openSync(this.cleanPath(), 'r');
@@ -115,4 +121,28 @@ export class StateImages {
     if (!this.clean) throw new Error('a one-off rebuild keeps no clean image to put the working image back from');
     return this.clean;
   }
+}
+
+/**
+ * What a plan lands, as pieces laid over the clean image in arrival order (later writes win, as in
+ * faults/materialize.ts): the state's crash image is the clean image with these written over it.
+ */
+export function landedPieces(journal: JournalEntry[], plan: CrashPlan): Overlay[] {
+  const unit = plan.atomicUnit;
+  const pieces: Overlay[] = [];
+  journal.forEach((e, i) => {
+    const { first } = unitSpan(e.offset, e.length, unit);
+    for (const u of plan.writes[i]!.unitsLanded) {
+      const from = Math.max(e.offset, (first + u) * unit);
+      const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
+      pieces.push({ offset: from, data: e.new.subarray(from - e.offset, to - e.offset) });
+    }
+  });
+  return pieces;
+}
+
+/** States of one barrier whose plans land the same units have the same crash image. */
+export function stateKey(durableCount: number, plan: CrashPlan): string {
+  const landed = plan.writes.filter((w) => w.unitsLanded.length > 0).map((w) => `${w.seq}:${w.unitsLanded.join(',')}`);
+  return `${durableCount}|${landed.join(';')}`;
 }
