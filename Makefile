@@ -67,6 +67,7 @@ test-docker: npm compose-plugin
 bench: build
 	node dist/bench/disk.js
 	node dist/bench/report.js
+	node dist/bench/explore.js
 
 clean:
 	rm -rf dist .tap coverage

@@ -119,3 +119,14 @@ t.test('campaigns/servers.yml: the three headline scenarios on MariaDB 10.11, 11
     t.same(s.settings.disk.trigger, trigger, `${s.settings.name}: the trigger its engine gets by default`);
   }
 });
+
+t.test('campaigns/explore.yml: the quick campaign\'s three scenarios in explore mode, 50 targeted states each', async (t) => {
+  const quick = await loadCampaign('campaigns/quick.yml');
+  const c = await loadCampaign('campaigns/explore.yml');
+  t.same(c.scenarios.map((s) => [s.settings.name, s.settings.expect, s.settings.explore, s.cycles]), quick.scenarios.map((s) => [s.settings.name, s.settings.expect, { states: 50, pick: 'targeted' }, 1]));
+  for (const [i, s] of c.scenarios.entries()) {
+    const { explore: _, ...settings } = s.settings;
+    t.same({ ...settings, disk: { ...settings.disk, trigger: null } }, { ...quick.scenarios[i]!.settings, disk: { ...quick.scenarios[i]!.settings.disk, trigger: null } }, `${s.settings.name}: the settings of quick.yml but the trigger`);
+    t.same(s.settings.disk.trigger, { kind: 'at-time', ms: 5000 });
+  }
+});
