@@ -49,7 +49,7 @@ function exploreLine(cycle: CycleRecord): Html | null {
   if (!e) return null;
   const score = e.score !== undefined ? html`, score ${e.score}` : null;
   const duplicate = e.duplicateOf ? html`; the same crash image as <a href="#${anchorId('cycle', e.duplicateOf)}">${e.duplicateOf}</a>, judged once` : null;
-  return html`<p class="sub explore">Explored state ${cycle.cycle} of ${e.of} from the recording of ${e.run} (seed ${e.runSeed}): ${e.barrierKind === 'cut' ? 'the cut after the last flush' : html`at flush ${e.barrier}`}, ${e.durableWrites} writes durable; barrier ${e.barrier} of ${e.barriers} with writes pending, picked ${e.pick}${score}${duplicate}.</p>`;
+  return html`<p class="sub explore">Explored state ${cycle.cycle} of ${e.of} from the recording of ${e.run} (seed ${e.runSeed}): the crash ${e.barrierKind === 'cut' ? 'at the cut, after the last flush' : html`at flush ${e.barrier}`}, ${e.durableWrites} writes durable, one of ${e.barriers} barriers with writes pending; picked ${e.pick}${score}${duplicate}.</p>`;
 }
 
 export function cycleDetails(cycle: CycleRecord, log: LogSource | null): Html {
