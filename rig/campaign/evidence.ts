@@ -4,7 +4,10 @@
  * order broken (rig/cycle/write-order.ts) keeps what `rig repro` rebuilds the crash image from: the image at the cut, the journal, the plan, plus the server's error log.
  * Every other cycle sheds the image and keeps only its small files. Over the cap, the oldest
  * passing evidence goes first; failing evidence is never dropped: when it alone exceeds the cap
- * it stays, and a warning says so.
+ * it stays, and a warning says so. An explore state's evidence is its plan and its recording
+ * (the snapshot and every write of the run), which all its states share: the recording counts
+ * against the cap once, is failing when one of its kept states is, and when it goes, every state
+ * of it gives up its evidence.
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -18,10 +21,15 @@ import { allocatedBytes } from './allocated-bytes.js';
 const REPRO_FILES = ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
 
 interface Kept {
-  record: CycleRecord;
   dir: string;
   bytes: number;
   failing: boolean;
+  giveUp: () => void; // passing evidence given up for space
+}
+
+/** A recording and the states that keep it as their evidence. */
+interface KeptRecording extends Kept {
+  states: { record: CycleRecord; dir: string }[];
 }
 
 export function isFailing(record: CycleRecord): boolean {
@@ -34,6 +42,7 @@ export function wantsEvidence(record: CycleRecord): boolean {
 
 export class EvidenceKeeper {
   private readonly kept: Kept[] = [];
+  private readonly recordings = new Map<string, KeptRecording>();
   private warned = false;
 
   constructor(
@@ -46,7 +55,44 @@ export class EvidenceKeeper {
   adopt(record: CycleRecord): void {
     if (record.evidenceDir === null) return;
     const dir = join(this.resultsDir, record.evidenceDir);
-    this.kept.push({ record, dir, bytes: allocatedBytes(dir), failing: isFailing(record) });
+    this.keep(record, dir);
+    if (record.explore) this.keepRecording(resolve(dir, record.explore.recording), [{ record, dir }]);
+  }
+
+  /**
+   * After an explore cycle: its recording is kept while one of its states keeps evidence, and
+   * counts against the cap; otherwise it goes now.
+   */
+  settleRecording(recordingDir: string, states: { record: CycleRecord; dir: string }[]): void {
+    const keeping = states.filter((s) => s.record.evidenceDir !== null);
+    if (keeping.length === 0) rmSync(recordingDir, { recursive: true, force: true });
+    else this.keepRecording(recordingDir, keeping);
+    this.holdUnderCap();
+  }
+
+  private keep(record: CycleRecord, dir: string): void {
+    this.kept.push({ dir, bytes: allocatedBytes(dir), failing: isFailing(record), giveUp: () => drop(record, dir) });
+  }
+
+  private keepRecording(dir: string, states: { record: CycleRecord; dir: string }[]): void {
+    const known = this.recordings.get(dir);
+    if (known) {
+      known.states.push(...states);
+      known.failing ||= states.some((s) => isFailing(s.record));
+      return;
+    }
+    const kept: KeptRecording = {
+      dir,
+      bytes: allocatedBytes(dir),
+      failing: states.some((s) => isFailing(s.record)),
+      states: [...states],
+      giveUp: () => {
+        rmSync(dir, { recursive: true, force: true });
+        for (const s of kept.states) drop(s.record, s.dir);
+      },
+    };
+    this.recordings.set(dir, kept);
+    this.kept.push(kept);
   }
 
   /** Decides what a finished cycle's folder keeps, then holds the total under the cap. */
@@ -56,7 +102,7 @@ export class EvidenceKeeper {
       : REPRO_FILES.every((f) => existsSync(join(cycleDir, f)));
     if (wantsEvidence(record) && complete) {
       record.evidenceDir = relative(this.resultsDir, cycleDir);
-      this.kept.push({ record, dir: cycleDir, bytes: allocatedBytes(cycleDir), failing: isFailing(record) });
+      this.keep(record, cycleDir);
     } else {
       rmSync(join(cycleDir, 'cut', 'image.img'), { force: true });
       record.evidenceDir = null;
@@ -82,17 +128,17 @@ export class EvidenceKeeper {
         return;
       }
       const [dropped] = this.kept.splice(oldestPassing, 1);
-      drop(dropped!);
+      dropped!.giveUp();
     }
   }
 }
 
 /** Passing evidence given up for space: the image and journal go, the record says so. */
-function drop(kept: Kept): void {
-  rmSync(join(kept.dir, 'cut', 'image.img'), { force: true });
-  rmSync(join(kept.dir, 'cut', 'journal.bin'), { force: true });
-  kept.record.evidenceDir = null;
-  writeRecord(kept.record, kept.dir);
+function drop(record: CycleRecord, dir: string): void {
+  rmSync(join(dir, 'cut', 'image.img'), { force: true });
+  rmSync(join(dir, 'cut', 'journal.bin'), { force: true });
+  record.evidenceDir = null;
+  writeRecord(record, dir);
 }
 
 function writeRecord(record: CycleRecord, cycleDir: string): void {

@@ -78,8 +78,8 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
       rmSync(join(dir, 'recordings', planned.id), { recursive: true, force: true });
       await exploreOne(input, planned, scenario.settings, () => judged + 1, settle);
       checkAborted(signal); // interrupted mid-exploration: a resumed run explores this cycle again
-      // the recording is every state's evidence; with none kept, it goes too
-      if (list.every((r) => r.evidenceDir === null)) rmSync(join(dir, 'recordings', planned.id), { recursive: true, force: true });
+      keeper.settleRecording(join(dir, 'recordings', planned.id), list.map((record) => ({ record, dir: cycleDir(dir, record.id) })));
+      await save();
     } else {
       const record = await runOne(input, planned, judged + 1);
       checkAborted(signal); // interrupted mid-cycle: its teardown ran; it is not recorded

@@ -109,3 +109,53 @@ t.test('evidence a resumed run kept counts against the cap', async (t) => {
   t.equal(earlier.record.evidenceDir, null, 'the earlier run\'s evidence is the oldest, so it goes');
   t.equal(later.record.evidenceDir, 'cycles/dw-on-2');
 });
+
+/** An explore cycle's recording (of `KiB` real bytes) and its states' folders, as runExplore leaves them. */
+function exploration(resultsDir: string, run: number, verdicts: Verdict[], recordingKiB: number) {
+  const recordingDir = join(resultsDir, 'recordings', `dw-on-${run}`);
+  mkdirSync(recordingDir, { recursive: true });
+  writeFileSync(join(recordingDir, 'recording.pfr'), Buffer.alloc(recordingKiB * KiB, 3));
+  const states = verdicts.map((verdict, i) => {
+    const id = `dw-on-${run}-s${i + 1}`;
+    const record = cycleRecord({ id, scenario: 'dw-on', cycle: i + 1, seed: 100 + i }, settings, verdict, verdict === 'no-torn' ? 0 : 1, {
+      expectationHeld: verdict === 'restored' || verdict === 'no-torn',
+    });
+    const dir = join(resultsDir, 'cycles', id);
+    record.explore = { recording: `../../recordings/dw-on-${run}`, barrier: 10 + i, barrierKind: 'flush', barriers: 50, tUs: 1, durableWrites: 5, pick: 'targeted', run: `dw-on-${run}`, runSeed: run, of: verdicts.length };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plan.json'), '{}');
+    return { record, dir };
+  });
+  return { recordingDir, states };
+}
+
+t.test('an explore recording counts against the cap once, and goes with its states\' evidence', async (t) => {
+  const results = tempDir(t);
+  const warnings: string[] = [];
+  const keeper = new EvidenceKeeper(results, 300 * KiB, (line) => warnings.push(line));
+  const clean = exploration(results, 1, ['no-torn', 'no-torn'], 64);
+  for (const s of clean.states) keeper.settle(s.record, s.dir);
+  keeper.settleRecording(clean.recordingDir, clean.states);
+  t.notOk(existsSync(clean.recordingDir), 'a recording no state keeps as evidence is removed');
+  t.same(clean.states.map((s) => s.record.evidenceDir), [null, null]);
+
+  const passing = exploration(results, 2, ['restored', 'restored'], 200);
+  for (const s of passing.states) keeper.settle(s.record, s.dir);
+  keeper.settleRecording(passing.recordingDir, passing.states);
+  t.same(passing.states.map((s) => s.record.evidenceDir), ['cycles/dw-on-2-s1', 'cycles/dw-on-2-s2'], 'torn states keep their plan and the recording');
+  t.ok(existsSync(passing.recordingDir));
+  t.ok(keeper.totalBytes() >= 200 * KiB && keeper.totalBytes() < 250 * KiB, `the recording counted once (${keeper.totalBytes()} bytes)`);
+
+  const failing = exploration(results, 3, ['restored', 'lost-commit'], 200);
+  for (const s of failing.states) keeper.settle(s.record, s.dir);
+  keeper.settleRecording(failing.recordingDir, failing.states);
+  t.notOk(existsSync(passing.recordingDir), 'over the cap, the passing recording went');
+  t.same(passing.states.map((s) => [s.record.evidenceDir, savedRecord(s.dir).evidenceDir]), [[null, null], [null, null]], 'and every state of it says so');
+  t.ok(existsSync(failing.recordingDir), 'a recording with a failing state stays');
+  t.same(failing.states.map((s) => s.record.evidenceDir), ['cycles/dw-on-3-s1', 'cycles/dw-on-3-s2']);
+  t.same(warnings, []);
+
+  const resumed = new EvidenceKeeper(results, 300 * KiB, () => undefined);
+  for (const s of failing.states) resumed.adopt(s.record);
+  t.ok(resumed.totalBytes() >= 200 * KiB && resumed.totalBytes() < 250 * KiB, `a resumed run counts the adopted recording once (${resumed.totalBytes()} bytes)`);
+});
