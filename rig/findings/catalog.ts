@@ -9,7 +9,7 @@ import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -41,6 +41,23 @@ const UNFLUSHED_DBLWR_METHODS: ReadonlySet<FlushMethod> = new Set(['O_DIRECT', '
 /** A torn TRX_SYS page of the system tablespace (ibdata1 page 5) in use, with a valid copy in the doublewrite files. */
 const tornTrxSysWithCopy = (r: CycleRecord): boolean =>
   r.tornPagesBefore.some((p) => inUse(p) && p.file === './ibdata1' && p.page === 5 && p.doublewrite.copies.some((c) => c.valid && c.source.endsWith('.dblwr')));
+
+/** MySQL's "Corrupted page [page id: space=S, page number=0] of datafile 'F' could not be found in the doublewrite buffer". */
+const PAGE0_NOT_FOUND = /Corrupted page \[page id: space=(\d+), page number=0\] of datafile '([^']+)' could not be found in the doublewrite buffer/;
+
+/**
+ * A torn page 0 with a copy MySQL's own lookup would accept (under the file's space id), which the
+ * server looked for under another space id: the one its survey chose (its log says which).
+ */
+const page0LookedUpElsewhere = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => {
+    if (p.page !== 0 || !p.page0 || !p.doublewrite.restorable || p.space === null) return false;
+    const name = p.file.replace(/^\.\//, '');
+    return p.page0.serverLog.some((line) => {
+      const m = PAGE0_NOT_FOUND.exec(line);
+      return m !== null && Number(m[1]) !== p.space && m[2]!.replace(/^\.\//, '') === name;
+    });
+  });
 
 export const FINDINGS: Record<FindingId, Finding> = {
   'page0-not-restored': {
@@ -97,5 +114,11 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: "MySQL 9.7 reads ibdata1's TRX_SYS page before it restores pages from the doublewrite files: torn, it stops the server although its copy is valid",
     doc: 'docs/findings/mysql-trx-sys-page.md',
     matches: (r) => ranMysql(r) && writesPageCopies(r.settings.server.doublewrite) && !r.serverStarted && tornTrxSysWithCopy(r),
+  },
+  'mysql-page0-survey': {
+    id: 'mysql-page0-survey',
+    title: "MySQL 9.7's survey for a torn page 0's space id can take a slice of a 16 KiB page for a small compressed page, then misses page 0's valid doublewrite copy and stops",
+    doc: 'docs/findings/mysql-page0-survey.md',
+    matches: (r) => ranMysql(r) && writesPageCopies(r.settings.server.doublewrite) && !r.serverStarted && page0LookedUpElsewhere(r),
   },
 };

@@ -99,3 +99,23 @@ t.test("mysql-trx-sys-page: MySQL did not start, ibdata1's page 5 torn in use wi
   t.notOk(m({ ...r, tornPagesBefore: [{ ...trxSys, page: 6 }] }), 'another page of ibdata1');
   t.notOk(m({ ...r, tornPagesBefore: [{ ...trxSys, freedBefore: true }] }), 'a freed page');
 });
+
+t.test('mysql-page0-survey: MySQL did not start, and looked for a torn page 0 it could restore under another space id', async (t) => {
+  const m = FINDINGS['mysql-page0-survey'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT' });
+  const copy = { source: './#ib_16384_0.dblwr', slot: 5, lsn: 2000, valid: true, accepted: true, why: 'the copy with the largest LSN' };
+  const notFound = "[ERROR] [MY-012237] [InnoDB] Corrupted page [page id: space=68085760, page number=0] of datafile './sbtest/rig_history.ibd' could not be found in the doublewrite buffer. (x179)";
+  const survey = { analyzed: 20, valid: 14, chosen: 3, matched: 14 };
+  const page0 = { path: 'survey' as const, headerSpaceId: 3, firstPages: [], survey, serverLog: [notFound], finding: null };
+  const torn = { ...tornPage(0), file: './sbtest/rig_history.ibd', space: 3, page0, doublewrite: { checkpointLsn: 900, copies: [copy], restorable: true, why: 'restorable' } };
+  const r = cycleRecord(planned, base, 'detected', 1, { server: { version: 'mysqld 9.7.4-2', innodb: [] }, tornPagesBefore: [torn] });
+  t.ok(m(r));
+  t.notOk(m({ ...r, serverStarted: true }), 'the server started');
+  t.notOk(m({ ...r, server: { version: 'mariadbd 10.11.19-MariaDB', innodb: [] } }), 'not MySQL');
+  const lookedUp = (line: string) => ({ ...r, tornPagesBefore: [{ ...torn, page0: { ...page0, serverLog: [line] } }] });
+  t.notOk(m(lookedUp(notFound.replace('space=68085760', 'space=3'))), 'looked up under its own space id: not this finding');
+  t.notOk(m(lookedUp(notFound.replace('rig_history', 'sbtest1'))), 'another file');
+  t.notOk(m(lookedUp('[ERROR] [MY-012224] [InnoDB] Checksum mismatch in datafile: ./sbtest/rig_history.ibd')), 'no failed lookup logged');
+  t.notOk(m({ ...r, tornPagesBefore: [{ ...torn, doublewrite: { ...torn.doublewrite, restorable: false } }] }), 'no copy to restore from');
+  t.notOk(m({ ...r, tornPagesBefore: [{ ...torn, page: 4 }] }), 'not page 0');
+});
