@@ -16,7 +16,6 @@ import { diskCut } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord } from './cycle-record.js';
 import { PhaseTimer } from './phase-timer.js';
-import { mapStraddles } from './straddle-targets.js';
 import { cutPower } from './stages/cut.js';
 import { judgeRecovery } from './stages/judge.js';
 import { loadUntilFired } from './stages/load.js';
@@ -24,7 +23,7 @@ import { materialize } from './stages/materialize.js';
 import { prepare } from './stages/prepare.js';
 import { recoverServer } from './stages/recover.js';
 import { scanAfterRecovery } from './stages/scan-after.js';
-import { scanCrashImage } from './stages/scan.js';
+import { recordScan, scanCrashImage } from './stages/scan.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 
 export interface CycleInput {
@@ -67,15 +66,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const scanned = await timer.time('scanBefore', () =>
       scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup, server.flavor, input.diskEnvironment),
     );
-    const stats = record.cut.stats;
-    if (stats.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, settings.server.pageSize);
-    record.pagesTouched = scanned.pagesTouched;
-    record.pageZeroWrites = scanned.pageZero;
-    record.reconciliation = scanned.reconciliation;
-    record.checkpointLsn = scanned.checkpointLsn;
-    record.writeOrder = scanned.writeOrder;
-    record.tornPagesBefore = scanned.torn;
-    if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;
+    recordScan(record, scanned, settings.server.pageSize);
     const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
     const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, cut.load, cleanup, bounds, signal));
     const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));

@@ -26,7 +26,7 @@ import { PhaseTimer } from '../cycle/phase-timer.js';
 import { judgeRecovery } from '../cycle/stages/judge.js';
 import { recoverServer } from '../cycle/stages/recover.js';
 import { scanAfterRecovery } from '../cycle/stages/scan-after.js';
-import { scanCrashImage } from '../cycle/stages/scan.js';
+import { recordScan, scanCrashImage } from '../cycle/stages/scan.js';
 import { sha256WithOverlay } from './image-hash.js';
 import type { PickedState } from './pick-states.js';
 import { statsAt, type RecordingStats } from './recording-stats.js';
@@ -124,13 +124,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     const scanned = await timer.time('scanBefore', () =>
       scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, undo),
     );
-    record.pagesTouched = scanned.pagesTouched;
-    record.pageZeroWrites = scanned.pageZero;
-    record.reconciliation = scanned.reconciliation;
-    record.checkpointLsn = scanned.checkpointLsn;
-    record.writeOrder = scanned.writeOrder;
-    record.tornPagesBefore = scanned.torn;
-    if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;
+    recordScan(record, scanned, settings.server.pageSize);
     const key = stateKey(barrier.durableCount, plan);
     const first = input.judged.get(key);
     if (first) {

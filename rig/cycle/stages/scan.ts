@@ -16,7 +16,7 @@ import { startDisk, type DiskOptions, type PowerFailDisk } from '../../../faults
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
-import type { PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
+import type { CycleRecord, PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { ServerFlavor } from '../../runtime/find-server-binary.js';
 import type { CleanupStack } from '../cleanup-stack.js';
 import { findCopiesInFlight } from '../copies-in-flight.js';
@@ -27,6 +27,7 @@ import { addTearsBeyondJournal } from '../tears-beyond-journal.js';
 import { pageZeroWrites } from '../page-zero.js';
 import { reconcileScan } from '../reconcile.js';
 import { rocksdbWrites } from '../rocksdb-writes.js';
+import { mapStraddles } from '../straddle-targets.js';
 import { DATADIR_NAME, datadirOn } from '../server-dirs.js';
 import { describeTornPages } from '../torn-pages.js';
 import { checkCrashImageWriteOrder } from '../write-order.js';
@@ -95,4 +96,17 @@ export async function scanCrashImage(
     writeOrder,
     rocksdb: settings.server.engine === 'rocksdb' ? rocksdbWrites(plan, extents) : null,
   };
+}
+
+/** What the scan before recovery puts in the record, a live cut's or an explore state's alike. */
+export function recordScan(record: CycleRecord, scanned: CrashScan, pageSize: number): void {
+  const stats = record.cut?.stats;
+  if (record.cut && stats?.straddleOffsets) record.cut.straddled = mapStraddles(stats.straddleOffsets, stats.pageWritesStraddling, scanned.extents, pageSize);
+  record.pagesTouched = scanned.pagesTouched;
+  record.pageZeroWrites = scanned.pageZero;
+  record.reconciliation = scanned.reconciliation;
+  record.checkpointLsn = scanned.checkpointLsn;
+  record.writeOrder = scanned.writeOrder;
+  record.tornPagesBefore = scanned.torn;
+  if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;
 }
