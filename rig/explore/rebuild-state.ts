@@ -3,9 +3,8 @@
  * durable at the barrier, then the pending writes with the state's saved plan, exactly as the
  * exploration built it in place (./state-image.ts), into a new file.
  */
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { execa } from 'execa';
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import { sha256File } from '../../faults/materialize.js';
 import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
@@ -23,16 +22,16 @@ export async function rebuildStateImage(recordingDir: string, barrierIndex: numb
   if (!barrier) throw badInput(`the recording in ${recordingDir} has no barrier ${barrierIndex} with writes pending`);
   const plan = JSON.parse(readFileSync(planPath, 'utf8')) as CrashPlan;
   const fd = openSync(join(recordingDir, RECORDING_FILE), 'r');
+  const work = join(dirname(out), 'rebuild');
   try {
-    const work = join(dirname(out), 'rebuild');
-    await execa('mkdir', ['-p', work]);
+    mkdirSync(work, { recursive: true });
     const images = await StateImages.create(work, join(recordingDir, SNAPSHOT_FILE), writes, fd, { cleanCopy: false });
     images.advance(barrier.durableCount);
     await images.materialize(barrier.pending, plan);
-    await execa('mv', [images.work, out]);
-    await execa('rm', ['-rf', work]);
+    renameSync(images.work, out);
   } finally {
     closeSync(fd);
+    rmSync(work, { recursive: true, force: true });
   }
   return sha256File(out);
 }
