@@ -7,8 +7,11 @@
  * is itself pending and came after its copy's write, with both unflushed, was issued with no flush
  * between them: the order the protocol forbids, observed at the device (MariaDB 10.11 with
  * innodb_flush_method=O_DIRECT_NO_FSYNC does this, MDEV-33545). Content only: the page images are
- * found by their headers at page-size steps from each write's start, as a doublewrite batch lays
- * them out.
+ * found by their headers at every sector of each write. A doublewrite batch lays its images out
+ * at page-size steps, but the block layer splits a large batch into requests of its own size
+ * (MySQL's 1 MiB batches arrive as writes of 568 KiB and so on), so a request can start in the
+ * middle of an image: the later images of that request sit half a page off its start. An image
+ * cut by such a split is counted with the request that holds its header.
  */
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
@@ -17,6 +20,11 @@ import type { CopyInFlight } from '../results/types.js';
 import type { PageTruth } from './page-truth.js';
 
 export const inFlightKey = (space: number, page: number): string => `${space}:${page}`;
+
+/** Every write starts and ends on a sector: an image's header, if it is in a write, starts on one. */
+const SECTOR = 512;
+/** The header fields read: page number (4), LSN (16) and space id (34). */
+const HEADER_BYTES = FIL_PAGE_SPACE_ID + 4;
 
 interface Wanted {
   lsn: number;
@@ -31,7 +39,6 @@ export function findCopiesInFlight(
   journal: readonly JournalEntry[],
   plan: CrashPlan,
   torn: readonly { truth: PageTruth; space: number | null }[],
-  pageSize: number,
 ): Map<string, CopyInFlight[]> {
   const wanted = new Map<string, Wanted>();
   for (const { truth, space } of torn) {
@@ -42,8 +49,8 @@ export function findCopiesInFlight(
   if (!wanted.size) return found;
   const fates = new Map(plan.writes.map((w) => [w.seq, w.fate]));
   for (const entry of journal) {
-    for (let at = 0; at + pageSize <= entry.new.length; at += pageSize) {
-      const image = entry.new.subarray(at, at + pageSize);
+    for (let at = 0; at + HEADER_BYTES <= entry.new.length; at += SECTOR) {
+      const image = entry.new.subarray(at, at + HEADER_BYTES);
       const key = inFlightKey(readU32(image, FIL_PAGE_SPACE_ID), readU32(image, FIL_PAGE_OFFSET));
       const want = wanted.get(key);
       if (!want || want.homeSeqs.includes(entry.seq) || readLsn(image) !== want.lsn) continue;

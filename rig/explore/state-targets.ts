@@ -38,10 +38,22 @@ function inRanges(w: RecordedWrite, ranges: DeviceRange[]): boolean {
 
 const isPageSized = (w: RecordedWrite, pageSize: number): boolean => w.length >= pageSize && w.length % pageSize === 0;
 
-function pageHashes(data: Buffer, pageSize: number): string[] {
+function pageHashes(data: Buffer, pageSize: number, first = 0): string[] {
   const out: string[] = [];
-  for (let at = 0; at + pageSize <= data.length; at += pageSize) out.push(createHash('sha1').update(data.subarray(at, at + pageSize)).digest('hex'));
+  for (let at = first; at + pageSize <= data.length; at += pageSize) out.push(createHash('sha1').update(data.subarray(at, at + pageSize)).digest('hex'));
   return out;
+}
+
+/**
+ * The whole copies a write into the doublewrite area carries. The block layer splits a large
+ * batch into requests of its own size, so a request can start in the middle of a slot: slots are
+ * counted from the start of the range (of the area's extents) the write falls in, and a copy cut
+ * by a split is in neither request whole.
+ */
+function copyHashes(w: RecordedWrite, data: Buffer, ranges: DeviceRange[], pageSize: number): string[] {
+  const range = ranges.find((r) => w.offset >= r.offset && w.offset < r.offset + r.length);
+  if (!range) return [];
+  return pageHashes(data, pageSize, (pageSize - ((w.offset - range.offset) % pageSize)) % pageSize);
 }
 
 /** Each barrier's score (by barrier index) under the scenario's claim. */
@@ -63,7 +75,7 @@ export function targetScores(b: Barriers, ctx: TargetContext): Map<number, numbe
   for (const barrier of b.barriers) {
     for (; copied < barrier.durableCount; copied++) {
       const w = b.writes[copied]!;
-      if (isPageSized(w, ctx.pageSize) && inRanges(w, ctx.copyRanges)) for (const h of pageHashes(ctx.readData(w), ctx.pageSize)) durable.add(h);
+      if (w.length >= ctx.pageSize && inRanges(w, ctx.copyRanges)) for (const h of copyHashes(w, ctx.readData(w), ctx.copyRanges, ctx.pageSize)) durable.add(h);
     }
     let home = 0;
     for (const w of barrier.pending) {

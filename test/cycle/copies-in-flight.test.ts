@@ -31,20 +31,34 @@ const truth = (page: number, newestLsn: number, writeSeqs: number[]): PageTruth 
 
 t.test('a batch write carrying the newest version before the home write: in flight, before it', async (t) => {
   const journal = [entry(5, image(9, 3, 700), image(9, 0, 800), image(2, 0, 800)), entry(6, image(9, 0, 800))];
-  const found = findCopiesInFlight(journal, plan({ 5: 'torn', 6: 'torn' }), [{ truth: truth(0, 800, [6]), space: 9 }], PS);
+  const found = findCopiesInFlight(journal, plan({ 5: 'torn', 6: 'torn' }), [{ truth: truth(0, 800, [6]), space: 9 }]);
   t.same(found.get(inFlightKey(9, 0)), [{ seq: 5, fate: 'torn', beforeHomeWrite: true }]);
   t.equal(found.size, 1, 'page 3 was not torn, space 2 page 0 is another page');
 });
 
 t.test('a copy after the home write, an older version, or the home write itself is not a copy in flight before it', async (t) => {
   const journal = [entry(4, image(9, 0, 799)), entry(6, image(9, 0, 800)), entry(7, image(9, 0, 800))];
-  const found = findCopiesInFlight(journal, plan({ 4: 'landed', 6: 'dropped', 7: 'landed' }), [{ truth: truth(0, 800, [6]), space: 9 }], PS);
+  const found = findCopiesInFlight(journal, plan({ 4: 'landed', 6: 'dropped', 7: 'landed' }), [{ truth: truth(0, 800, [6]), space: 9 }]);
   t.same(found.get(inFlightKey(9, 0)), [{ seq: 7, fate: 'landed', beforeHomeWrite: false }]);
 });
 
 t.test('pages of an unknown space or without an LSN are skipped; nothing torn finds nothing', async (t) => {
   const journal = [entry(5, image(9, 0, 800))];
-  t.equal(findCopiesInFlight(journal, plan({ 5: 'torn' }), [{ truth: truth(0, 800, [6]), space: null }], PS).size, 0);
-  t.equal(findCopiesInFlight(journal, plan({ 5: 'torn' }), [{ truth: { ...truth(0, 800, [6]), newestLsn: null }, space: 9 }], PS).size, 0);
-  t.equal(findCopiesInFlight(journal, plan({}), [], PS).size, 0);
+  t.equal(findCopiesInFlight(journal, plan({ 5: 'torn' }), [{ truth: truth(0, 800, [6]), space: null }]).size, 0);
+  t.equal(findCopiesInFlight(journal, plan({ 5: 'torn' }), [{ truth: { ...truth(0, 800, [6]), newestLsn: null }, space: 9 }]).size, 0);
+  t.equal(findCopiesInFlight(journal, plan({}), []).size, 0);
+});
+
+t.test('a batch the block layer split mid-page: the images of the second request are found half a page off its start', async (t) => {
+  // copies of pages 0-3 in one 4-page batch, split after 1.5 pages into two requests
+  const batch = Buffer.concat([image(9, 0, 800), image(9, 1, 801), image(9, 2, 802), image(9, 3, 803)]);
+  const split = PS + PS / 2;
+  const first: JournalEntry = { seq: 5, offset: 1 << 20, length: split, old: Buffer.alloc(split), new: batch.subarray(0, split) };
+  const second: JournalEntry = { seq: 6, offset: (1 << 20) + split, length: batch.length - split, old: Buffer.alloc(batch.length - split), new: batch.subarray(split) };
+  const homes = [1, 2, 3].map((page) => entry(10 + page, image(9, page, 800 + page)));
+  const torn = [1, 2, 3].map((page) => ({ truth: truth(page, 800 + page, [10 + page]), space: 9 }));
+  const found = findCopiesInFlight([first, second, ...homes], plan({ 5: 'landed', 6: 'dropped', 11: 'torn', 12: 'torn', 13: 'torn' }), torn);
+  t.same(found.get(inFlightKey(9, 1)), [{ seq: 5, fate: 'landed', beforeHomeWrite: true }], 'the image cut by the split counts with the request holding its header');
+  t.same(found.get(inFlightKey(9, 2)), [{ seq: 6, fate: 'dropped', beforeHomeWrite: true }], 'half a page into the second request');
+  t.same(found.get(inFlightKey(9, 3)), [{ seq: 6, fate: 'dropped', beforeHomeWrite: true }]);
 });

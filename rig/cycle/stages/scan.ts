@@ -49,10 +49,8 @@ export interface CrashScan {
 
 /** The unflushed doublewrite copies of each torn page of a known tablespace. */
 function copiesInFlight(pages: readonly PageTruth[], scan: DatadirScan, journal: JournalEntry[], plan: CrashPlan) {
-  const torn = pages.filter((p) => p.class === 'torn').map((truth) => ({ truth, file: scan.files.find((f) => f.file === truth.file) }));
-  const pageSize = torn.find((t) => t.file)?.file?.format.pageSize;
-  if (pageSize === undefined) return new Map();
-  return findCopiesInFlight(journal, plan, torn.map(({ truth, file }) => ({ truth, space: file?.space ?? null })), pageSize);
+  const torn = pages.filter((p) => p.class === 'torn').map((truth) => ({ truth, space: scan.files.find((f) => f.file === truth.file)?.space ?? null }));
+  return findCopiesInFlight(journal, plan, torn);
 }
 
 export async function scanCrashImage(
