@@ -17,7 +17,7 @@ import { unitSpan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
 import { mapRangeToPages, type ExtentMap } from '../pages/index.js';
 import { inDoublewriteArea, type DoublewriteArea } from '../pages/doublewrite-area.js';
-import { FIL_PAGE_LSN, readLsn } from '../pages/page-format.js';
+import { FIL_PAGE_LSN, pageContentDigest, readLsn } from '../pages/page-format.js';
 
 export type PageClass = 'torn' | 'whole' | 'unwritten' | 'doublewrite-area';
 
@@ -32,6 +32,8 @@ export interface PageTruth {
   /** LSN in the header of the durable version and of the newest version written before the cut. */
   durableLsn: number | null;
   newestLsn: number | null;
+  /** pageContentDigest of the newest version, when the pending writes covered the whole page. */
+  newestDigest?: string;
   /** Torn by the order log's evidence that it reached the disk in pieces (tears-beyond-journal.ts). */
   inPieces?: InPieces;
   /** Torn by the crash image's extent map: this many bytes read as zeros from an unwritten extent. */
@@ -145,6 +147,7 @@ function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPla
     unitsNew: unitPieces(parts).map(([at, length]) => current.subarray(at, at + length).equals(crash.subarray(at, at + length))),
     durableLsn: lsnOf(durable),
     newestLsn: lsnOf(current),
+    ...(covered.every((c) => c === 1) ? { newestDigest: pageContentDigest(current) } : {}),
   };
 }
 

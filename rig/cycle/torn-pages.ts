@@ -53,6 +53,7 @@ export function describeTornPages(
       writes: t.writeSeqs.length,
       durableLsn: t.durableLsn,
       newestLsn: t.newestLsn,
+      ...(t.newestDigest ? { newestDigest: t.newestDigest } : {}),
       invalidBefore: invalid.get(key(t.file, t.page)) ?? null,
       validAfter: null,
       lsnAfter: null,

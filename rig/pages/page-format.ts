@@ -2,6 +2,8 @@
  * Where things sit on an InnoDB page (all big-endian). The FIL header is the same for every
  * page format; the trailer differs between the legacy layout and MariaDB's full_crc32.
  */
+import { createHash } from 'node:crypto';
+
 export const FIL_PAGE_SPACE_OR_CHKSUM = 0; // checksum, or the key version in full_crc32
 export const FIL_PAGE_OFFSET = 4; // page number
 export const FIL_PAGE_LSN = 16; // 8 bytes
@@ -54,4 +56,20 @@ export function readPageHeader(page: Uint8Array): PageHeader {
     lsn: readLsn(page),
     pageType: (page[FIL_PAGE_TYPE]! << 8) | page[FIL_PAGE_TYPE + 1]!,
   };
+}
+
+/**
+ * A digest of what a page holds, blind to what a flush stamps on it: the checksum field, the LSN
+ * and the trailer (checksum and LSN, or full_crc32's LSN word and CRC). Two versions with the same
+ * digest hold the same data. A server can write a page again under a newer LSN with its data
+ * unchanged, and recovery, which sets a page's LSN only from the log records it applies, can then
+ * bring the page back under the older LSN: MySQL 9.7 restored a torn index page to LSN 37352644
+ * whose newest version, written under LSN 37355856, differed from it in these fields alone.
+ */
+export function pageContentDigest(page: Uint8Array): string {
+  const body = Buffer.from(page);
+  body.fill(0, FIL_PAGE_SPACE_OR_CHKSUM, FIL_PAGE_SPACE_OR_CHKSUM + 4);
+  body.fill(0, FIL_PAGE_LSN, FIL_PAGE_LSN + 8);
+  body.fill(0, body.length - FIL_PAGE_END_LSN_OLD_CHKSUM);
+  return createHash('sha1').update(body).digest('hex');
 }

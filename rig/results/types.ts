@@ -142,11 +142,17 @@ export interface TornPage {
   writes: number; // pending writes that touched the page
   durableLsn: number | null; // LSN of the version durable before the pending writes
   newestLsn: number | null; // LSN of the newest version written to it before the cut
+  /** The newest version's content digest (rig/pages/page-format.ts pageContentDigest), when the
+   * pending writes covered the whole page. */
+  newestDigest?: string;
   invalidBefore: string | null; // the verifier's reason, null if the torn page still verified
   validAfter: boolean | null; // null when the server did not recover or the page was not scanned
   lsnAfter: number | null; // the page's LSN after recovery
-  /** Valid after recovery and at least as new as the newest version written before the cut. */
+  /** Valid after recovery and at least as new as the newest version written before the cut, by its
+   * LSN or, under an older LSN, by holding the same content (`currentBy`). */
   currentAfter: boolean | null;
+  /** How a current page showed it: `content` when its LSN is older than the newest version's. */
+  currentBy?: 'lsn' | 'content';
   attribution: Attribution | null; // for pages valid after recovery
   doublewrite: DoublewriteEvidence;
   /** Still invalid after recovery, but the tablespace has freed the page (or dropped the file): it holds no data. */

@@ -3,7 +3,9 @@
  * - a doublewrite copy made older than the checkpoint: the oracle says the server will not use it,
  *   and the real mariadbd indeed does not restore that page;
  * - a torn page put back to its durable (older, valid) version after recovery: the oracle calls
- *   the cycle corruption, since the page lost its newest write, though every page verifies.
+ *   the cycle corruption, since the page lost its newest write, though every page verifies;
+ * - a torn page left after recovery with its newest version's content under an older LSN (as
+ *   MySQL 9.7 leaves a page whose newest write changed nothing but its LSN): current, by content.
  * One real cycle (doublewrite on, flush method fsync: torn pages restored through doublewrite)
  * gives the cut; each case rebuilds its crash image from it and runs the later stages itself.
  */
@@ -104,7 +106,7 @@ t.test('the oracle agrees with the server on copies and on what restored means',
   });
 
   await t.test('a torn page put back to its older version after recovery is corruption, though it verifies', async (t) => {
-    const durable = await durableVersion(base.dir, page);
+    const durable = await versionOf(base.dir, page, 'dropped');
     const record = await judgeTampered(base.dir, 'restored-older', {
       afterRecovery: (datadir) => patchPage(join(datadir, page.file), page.page, (p) => durable.copy(p)),
     });
@@ -115,17 +117,35 @@ t.test('the oracle agrees with the server on copies and on what restored means',
     t.equal(record.verdict, 'silent-corruption', record.reason);
     t.match(record.reason, /restored to a version older than the newest written before the cut/);
   });
+
+  await t.test("a torn page left with its newest version's content under an older LSN lost nothing", async (t) => {
+    const newest = await versionOf(base.dir, page, 'landed');
+    const record = await judgeTampered(base.dir, 'same-content-older-lsn', {
+      afterRecovery: (datadir) => patchPage(join(datadir, page.file), page.page, (p) => {
+        newest.copy(p);
+        setLsn(p, page.newestLsn! - 1);
+      }),
+    });
+    const judged = record.tornPagesBefore.find((p) => p.file === page.file && p.page === page.page)!;
+    t.equal(judged.lsnAfter, page.newestLsn! - 1, 'under an LSN older than the newest version');
+    t.equal(judged.currentAfter, true, 'the content is the newest version');
+    t.equal(judged.currentBy, 'content');
+    t.equal(record.verdict, 'restored', record.reason);
+  });
 });
 
-/** The page as it was durable before the cut: the crash image with every pending write dropped. */
-async function durableVersion(baseDir: string, page: TornPage): Promise<Buffer> {
+/**
+ * The page as every pending write `dropped` leaves it (its durable version before the cut) or as
+ * every one `landed` leaves it (its newest version).
+ */
+async function versionOf(baseDir: string, page: TornPage, fate: 'dropped' | 'landed'): Promise<Buffer> {
   const cut = join(baseDir, 'cut');
   const journal = loadJournal(join(cut, 'journal.bin'));
   const plan = JSON.parse(readFileSync(join(cut, 'plan.json'), 'utf8')) as CrashPlan;
-  const dropped: CrashPlan = { ...plan, writes: plan.writes.map((w) => ({ ...w, fate: 'dropped', unitsLanded: [] })) };
-  const dir = join(work, 'durable');
-  const image = join(work, 'durable.img');
-  await materializeCrashImage(join(cut, 'image.img'), journal, dropped, image);
+  const all: CrashPlan = { ...plan, writes: plan.writes.map((w) => ({ ...w, fate, unitsLanded: fate === 'landed' ? Array.from({ length: w.units }, (_, i) => i) : [] })) };
+  const dir = join(work, fate);
+  const image = join(work, `${fate}.img`);
+  await materializeCrashImage(join(cut, 'image.img'), journal, all, image);
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: image }));
   try {
     const bytes = Buffer.alloc(PS);

@@ -10,6 +10,7 @@ function afterCell(p: TornPage): Html {
   if (p.validAfter === null) return html`<span class="muted">not recovered</span>`;
   if (!p.validAfter) return html`<span class="bad">✗ still invalid</span>`;
   if (p.currentAfter === false) return html`<span class="bad" title="LSN ${p.lsnAfter} after recovery, ${p.newestLsn} written before the cut">✗ older than before the cut</span>`;
+  if (p.currentBy === 'content') return html`<span class="ok" title="LSN ${p.lsnAfter} after recovery, ${p.newestLsn} written before the cut: the same content under an older LSN">✓ valid (same content, older LSN)</span>`;
   return html`<span class="ok">✓ valid</span>`;
 }
 
