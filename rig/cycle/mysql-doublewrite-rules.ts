@@ -8,7 +8,8 @@
  *   if the page in its file does not verify, it writes that copy, whatever its LSN ("Recovered
  *   page [page id: ...] from the doublewrite buffer"); if that copy does not verify either, the
  *   server stops (ER_IB_MSG_DBLWR_1306, a fatal error). Later copies are never looked at. A copy
- *   older than the newest write restores an older page: the judge sees it as not current;
+ *   older than the newest write restores an older page: the judge sees it as not current, and one
+ *   older than the checkpoint loses what redo cannot replay (docs/findings/mysql-stale-dblwr-copy.md);
  * - page 0 of a file (Datafile::validate_for_recovery): the file's space id comes from a survey of
  *   its first 64 pages (rig/cycle/mysql-space-survey.ts); the copy is the one with the largest LSN
  *   among those naming the page (recv::Pages::find), written without being verified. The system

@@ -9,7 +9,7 @@ import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -58,6 +58,27 @@ const page0LookedUpElsewhere = (r: CycleRecord): boolean =>
       return m !== null && Number(m[1]) !== p.space && m[2]!.replace(/^\.\//, '') === name;
     });
   });
+
+/**
+ * The copy MySQL's rules take for a torn page in use (the first it meets in the .dblwr files) is
+ * older than the checkpoint while a newer valid copy of the page is there too, and the page's
+ * durable version before the cut was newer than that copy: writing it puts the page back past
+ * changes the checkpoint says are on disk, which redo from the checkpoint cannot bring back.
+ */
+function staleCopyRestored(r: CycleRecord, p: CycleRecord['tornPagesBefore'][number]): boolean {
+  const dw = p.doublewrite;
+  const used = dw.restorable ? dw.copies.find((c) => c.accepted) : undefined;
+  if (!inUse(p) || !used || dw.checkpointLsn === null || used.lsn >= dw.checkpointLsn) return false;
+  if (!dw.copies.some((c) => c.valid && c.lsn > used.lsn) || (p.durableLsn ?? 0) <= used.lsn) return false;
+  if (r.serverStarted) return p.currentAfter === false;
+  // It did not start. Every other torn page in use had a copy its rules accept, so nothing else
+  // explains it: the server wrote that stale copy, then aborted (an assertion or a signal while
+  // it applied redo; such asserts rarely name the page) or named the page in an error.
+  if (r.tornPagesBefore.some((q) => inUse(q) && !q.doublewrite.restorable)) return false;
+  const events = r.errorLog.events;
+  const restore = events.find((e) => e.kind === 'doublewrite-restore' && e.space === p.space && e.page === p.page);
+  return restore !== undefined && events.some((e) => e.line > restore.line && (e.kind === 'abort' || ((e.kind === 'error' || e.kind === 'corruption') && e.page === p.page)));
+}
 
 export const FINDINGS: Record<FindingId, Finding> = {
   'page0-not-restored': {
@@ -120,5 +141,11 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: "MySQL 9.7's survey for a torn page 0's space id can take a slice of a 16 KiB page for a small compressed page, then misses page 0's valid doublewrite copy and stops",
     doc: 'docs/findings/mysql-page0-survey.md',
     matches: (r) => ranMysql(r) && writesPageCopies(r.settings.server.doublewrite) && !r.serverStarted && page0LookedUpElsewhere(r),
+  },
+  'mysql-stale-dblwr-copy': {
+    id: 'mysql-stale-dblwr-copy',
+    title: 'MySQL 9.7 restores a torn page from the first doublewrite copy it reads, though it is older than the checkpoint and a newer valid copy is there: redo then breaks the page',
+    doc: 'docs/findings/mysql-stale-dblwr-copy.md',
+    matches: (r) => ranMysql(r) && writesPageCopies(r.settings.server.doublewrite) && r.tornPagesBefore.some((p) => staleCopyRestored(r, p)),
   },
 };

@@ -68,6 +68,8 @@ t.test('campaigns/findings.yml: one scenario hunting each written-up finding', a
   t.same([mysql.settings.runtime, mysql.settings.image, mysql.settings.disk.trigger], ['docker', 'powercut-rig/mysql-offline:9.7', { kind: 'after-writes', writes: 400 }], 'MySQL in its offline image, cut after a count of writes');
   const survey = c.scenarios.find((s) => s.settings.name === 'mysql-page0-survey')!;
   t.same([survey.settings.image, survey.settings.explore, survey.cycles], ['powercut-rig/mysql-offline:9.7', { states: 20, pick: 'targeted' }, 4], 'the page-0 survey is hunted by exploring');
+  const stale = c.scenarios.find((s) => s.settings.name === 'mysql-stale-dblwr-copy')!;
+  t.same([stale.settings.image, stale.settings.explore, stale.settings.server.bufferPool], ['powercut-rig/mysql-offline:9.7', { states: 20, pick: 'targeted' }, '8M'], 'a stale first copy is hunted by exploring with a small buffer pool');
 });
 
 t.test('campaigns/ddl.yml: doublewrite on, atomic 4k, ext4, O_DIRECT, one lifecycle kind per scenario, expecting recovery', async (t) => {
@@ -93,8 +95,8 @@ t.test('campaigns/mysql-9.7.yml: MySQL 9.7 in its offline image, doublewrite on/
   for (const s of c.scenarios) {
     t.same([s.settings.runtime, s.settings.image, s.settings.server.flushMethod], ['docker', 'powercut-rig/mysql-offline:9.7', 'O_DIRECT']);
   }
-  t.same(c.scenarios[0]!.settings.findings, ['mysql-trx-sys-page', 'mysql-page0-survey'], 'the aimed cut can tear the TRX_SYS page, and a page 0 the survey misnames');
-  t.same(c.scenarios[1]!.settings.findings, ['mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey'], 'the after-writes cut hunts the O_DIRECT finding, and meets the other two');
+  t.same(c.scenarios[0]!.settings.findings, ['mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy'], 'the aimed cut can tear the TRX_SYS page, a page 0 the survey misnames, or a page with a stale first copy');
+  t.same(c.scenarios[1]!.settings.findings, ['mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy'], 'the after-writes cut hunts the O_DIRECT finding, and meets the other three');
 });
 
 t.test('campaigns/servers.yml: the three headline scenarios on MariaDB 10.11, 11.8 and MySQL 9.7, and MyRocks at 4k and 16k', async (t) => {
@@ -111,7 +113,7 @@ t.test('campaigns/servers.yml: the three headline scenarios on MariaDB 10.11, 11
   t.same(c.scenarios.map(row), [
     ...headline('mariadb-10.11', 'local', null, ['page0-not-restored']),
     ...headline('mariadb-11.8', 'docker', 'powercut-rig/mariadb-offline:11.8', ['page0-not-restored']),
-    ...headline('mysql-9.7', 'docker', 'powercut-rig/mysql-offline:9.7', ['mysql-trx-sys-page', 'mysql-page0-survey']),
+    ...headline('mysql-9.7', 'docker', 'powercut-rig/mysql-offline:9.7', ['mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy']),
     ['myrocks-11.8-atomic4k', 'docker', 'powercut-rig/mariadb-offline:11.8', 'rocksdb', true, 4096, 'ext4', 'commits-kept', []],
     ['myrocks-11.8-atomic16k-bigalloc', 'docker', 'powercut-rig/mariadb-offline:11.8', 'rocksdb', true, 16384, 'ext4-bigalloc16k', 'commits-kept', []],
   ]);

@@ -119,3 +119,31 @@ t.test('mysql-page0-survey: MySQL did not start, and looked for a torn page 0 it
   t.notOk(m({ ...r, tornPagesBefore: [{ ...torn, doublewrite: { ...torn.doublewrite, restorable: false } }] }), 'no copy to restore from');
   t.notOk(m({ ...r, tornPagesBefore: [{ ...torn, page: 4 }] }), 'not page 0');
 });
+
+t.test('mysql-stale-dblwr-copy: MySQL wrote a copy older than the checkpoint over a torn page with a newer copy, then broke on it', async (t) => {
+  const m = FINDINGS['mysql-stale-dblwr-copy'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT' });
+  const old = { source: './#ib_16384_0.dblwr', slot: 34, lsn: 800, valid: true, accepted: true, why: 'the first copy recovery meets' };
+  const newer = { source: './#ib_16384_1.dblwr', slot: 204, lsn: 1500, valid: true, accepted: false, why: 'never looked at' };
+  const torn = { ...tornPage(39), space: 7, durableLsn: 1200, newestLsn: 1600, doublewrite: { checkpointLsn: 900, copies: [old, newer], restorable: true, why: 'restorable' } };
+  const restore = { line: 40, kind: 'doublewrite-restore' as const, text: 'Recovered page [page id: space=7, page number=39]', space: 7, page: 39 };
+  const named = { line: 60, kind: 'error' as const, text: 'Probable data corruption on page 39', page: 39 };
+  const abort = { line: 61, kind: 'abort' as const, text: 'Assertion failure: page0page.cc:145' };
+  const refused = cycleRecord(planned, base, 'detected', 1, { server: { version: 'mysqld 9.7.4-2', innodb: [] }, tornPagesBefore: [torn] });
+  refused.errorLog = { excerpt: '', events: [restore, named, abort] };
+  t.ok(m(refused), 'restored from the stale copy, then an error naming the page');
+  t.ok(m({ ...refused, errorLog: { excerpt: '', events: [restore, { ...abort, line: 70 }] } }), 'then an assertion that names no page');
+  t.notOk(m({ ...refused, errorLog: { excerpt: '', events: [named, abort] } }), 'the server never restored it');
+  t.notOk(m({ ...refused, errorLog: { excerpt: '', events: [{ ...abort, line: 10 }, restore] } }), 'the abort came before the restore');
+  const other = { ...tornPage(50), space: 7 }; // in use, no copy its rules accept
+  t.notOk(m({ ...refused, tornPagesBefore: [torn, other] }), 'another torn page in use had no copy: that explains a refusal as well');
+  const withCopies = (copies: typeof torn.doublewrite.copies, page = torn) => ({ ...refused, tornPagesBefore: [{ ...page, doublewrite: { ...page.doublewrite, copies } }] });
+  t.notOk(m(withCopies([{ ...old, lsn: 950 }, newer])), 'the copy it wrote is not older than the checkpoint');
+  t.notOk(m(withCopies([old, { ...newer, valid: false }])), 'no newer valid copy');
+  t.notOk(m(withCopies([old, newer], { ...torn, durableLsn: 700 })), 'the durable page was no newer than the copy');
+  t.notOk(m({ ...refused, tornPagesBefore: [{ ...torn, freedBefore: true }] }), 'a freed page');
+  t.notOk(m({ ...refused, server: { version: 'mariadbd 10.11.19-MariaDB', innodb: [] } }), 'not MySQL (MariaDB weighs copies against the checkpoint)');
+  const started = { ...refused, serverStarted: true, verdict: 'silent-corruption' as const, tornPagesBefore: [{ ...torn, validAfter: true, currentAfter: false }] };
+  t.ok(m(started), 'it started, and the page came back older than its newest write');
+  t.notOk(m({ ...started, tornPagesBefore: [{ ...torn, validAfter: true, currentAfter: true }] }), 'it started, and redo brought the page forward');
+});
