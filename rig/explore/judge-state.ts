@@ -69,7 +69,7 @@ function loadAt(load: LoadResult, tUs: number): LoadResult {
 
 /** What a duplicate state takes from the state that judged the same crash image. */
 function copyJudgement(record: CycleRecord, from: CycleRecord): void {
-  for (const key of ['verdict', 'tornPagesBefore', 'pagesTouched', 'pageZeroWrites', 'reconciliation', 'checkpointLsn', 'writeOrder', 'pagesAfter', 'attribution', 'exercised', 'ledger', 'checkTable', 'invariants', 'serverStarted', 'recovery', 'errorLog'] as const) {
+  for (const key of ['verdict', 'tornPagesBefore', 'pagesTouched', 'pageZeroWrites', 'reconciliation', 'checkpointLsn', 'redoFileOps', 'writeOrder', 'pagesAfter', 'attribution', 'exercised', 'ledger', 'checkTable', 'invariants', 'serverStarted', 'recovery', 'errorLog'] as const) {
     (record as unknown as Record<string, unknown>)[key] = from[key];
   }
   record.reason = `the same crash image as ${from.id}, judged once: ${from.reason}`;

@@ -9,7 +9,7 @@ import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy', 'create-then-rename'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -80,6 +80,23 @@ function staleCopyRestored(r: CycleRecord, p: CycleRecord['tornPagesBefore'][num
   return restore !== undefined && events.some((e) => e.line > restore.line && (e.kind === 'abort' || ((e.kind === 'error' || e.kind === 'corruption') && e.page === p.page)));
 }
 
+/** MariaDB's refusal: "Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace N". */
+const MISSING_FILE_RECORD = /Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace (\d+)/;
+
+/**
+ * MariaDB refused to start for want of a FILE_* record for a tablespace whose FILE_CREATE the
+ * crash image's redo log holds after the checkpoint, followed by a FILE_RENAME of it.
+ */
+function refusedCreatedThenRenamed(r: CycleRecord): boolean {
+  if (r.serverStarted || !r.redoFileOps) return false;
+  const named = r.errorLog.events.map((e) => MISSING_FILE_RECORD.exec(e.text)).find((m) => m !== null);
+  if (!named) return false;
+  const space = Number(named[1]);
+  const ops = r.redoFileOps.ops.filter((o) => o.space === space);
+  const created = ops.findIndex((o) => o.op === 'create');
+  return created >= 0 && ops.slice(created + 1).some((o) => o.op === 'rename');
+}
+
 export const FINDINGS: Record<FindingId, Finding> = {
   'page0-not-restored': {
     id: 'page0-not-restored',
@@ -147,5 +164,11 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: 'MySQL 9.7 restores a torn page from the first doublewrite copy it reads, though it is older than the checkpoint and a newer valid copy is there: redo then breaks the page',
     doc: 'docs/findings/mysql-stale-dblwr-copy.md',
     matches: (r) => ranMysql(r) && writesPageCopies(r.settings.server.doublewrite) && r.tornPagesBefore.some((p) => staleCopyRestored(r, p)),
+  },
+  'create-then-rename': {
+    id: 'create-then-rename',
+    title: 'MariaDB 10.11 refuses to recover when a tablespace created after the checkpoint was renamed before the cut (TRUNCATE or rebuild of a partition): "Missing FILE_CREATE ... for tablespace N", though its log holds both records',
+    doc: 'docs/findings/create-then-rename.md',
+    matches: (r) => !ranMysql(r) && refusedCreatedThenRenamed(r),
   },
 };

@@ -10,6 +10,7 @@ import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
 import type { FsKind } from '../../faults/filesystems.js';
 import type { DiskCut } from '../../faults/helper-status.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
+import type { RedoFileOps } from '../pages/redo-file-ops.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -354,6 +355,9 @@ export interface CycleRecord {
   pageZeroWrites?: PageZeroWrite[];
   reconciliation: Reconciliation | null;
   checkpointLsn: number | null; // of the crash image's redo log
+  /** MariaDB 10.8+: the file operations (create, rename, delete) the crash image's redo log holds
+   * from its checkpoint to its end (rig/pages/redo-file-ops.ts). */
+  redoFileOps?: RedoFileOps;
   /** The write-ahead order at the device (absent in records saved before the check existed). */
   writeOrder?: WriteOrderCheck | null;
   pagesAfter: InvalidPage[]; // pages still invalid after recovery

@@ -147,3 +147,24 @@ t.test('mysql-stale-dblwr-copy: MySQL wrote a copy older than the checkpoint ove
   t.ok(m(started), 'it started, and the page came back older than its newest write');
   t.notOk(m({ ...started, tornPagesBefore: [{ ...torn, validAfter: true, currentAfter: true }] }), 'it started, and redo brought the page forward');
 });
+
+t.test('create-then-rename: MariaDB refused for want of a FILE_* record for a tablespace its log creates, then renames', async (t) => {
+  const m = FINDINGS['create-then-rename'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT' });
+  const line = '[ERROR] InnoDB: Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace 92';
+  const create = { lsn: 100, op: 'create' as const, space: 92, name: './sbtest/parts_c4#P#p11.ibd' };
+  const rename = { lsn: 200, op: 'rename' as const, space: 92, name: './sbtest/parts_c4#P#p11.ibd', newName: './sbtest/#sql-ib105.ibd' };
+  const r = cycleRecord(planned, base, 'detected', 1, { server: { version: 'mariadbd 10.11.19-MariaDB', innodb: [] } });
+  r.errorLog = { excerpt: '', events: [{ line: 12, kind: 'error', text: line }] };
+  r.redoFileOps = { from: 50, to: 300, ops: [create, rename] };
+  t.ok(m(r));
+  t.notOk(m({ ...r, redoFileOps: { ...r.redoFileOps, ops: [rename, { ...create, lsn: 250 }] } }), 'renamed before it was created: another story');
+  t.notOk(m({ ...r, redoFileOps: { ...r.redoFileOps, ops: [create] } }), 'created, never renamed');
+  t.notOk(m({ ...r, redoFileOps: { ...r.redoFileOps, ops: [create, { ...rename, space: 93 }] } }), 'another tablespace renamed');
+  t.notOk(m({ ...r, errorLog: { excerpt: '', events: [{ line: 12, kind: 'error', text: line.replace('92', '91') }] } }), 'the server named another tablespace');
+  t.notOk(m({ ...r, errorLog: { excerpt: '', events: [] } }), 'no such refusal logged');
+  const { redoFileOps: _, ...noOps } = r;
+  t.notOk(m(noOps as CycleRecord), 'no file operations read (not a MariaDB 10.8+ log)');
+  t.notOk(m({ ...r, serverStarted: true }), 'the server started');
+  t.notOk(m({ ...r, server: { version: 'mysqld 9.7.4-2', innodb: [] } }), 'not MariaDB');
+});

@@ -61,6 +61,11 @@ const logCases: LogCase[] = [
     counts: { abort: 4, 'recovery-start': 1, error: 1 },
   },
   {
+    // TRUNCATE PARTITION twice since the checkpoint: refused the same way (docs/findings/create-then-rename.md)
+    dir: MARIADB, file: 'partitions-create-then-rename.log', ready: false, aborted: true, corruptPages: [],
+    counts: { abort: 4, 'recovery-start': 1, error: 1 },
+  },
+  {
     // pages 0-2 of sbtest2.ibd tore in one write; the server restored none of the file and started
     dir: MARIADB, file: 'dw-on-4k-page0-torn-started.log', ready: true, aborted: false,
     corruptPages: [{ page: 0, file: './sbtest/sbtest2.ibd' }],

@@ -16,6 +16,7 @@ import { startDisk, type DiskOptions, type PowerFailDisk } from '../../../faults
 import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
+import { readRedoFileOps, type RedoFileOps } from '../../pages/redo-file-ops.js';
 import type { CycleRecord, PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { ServerFlavor } from '../../runtime/find-server-binary.js';
 import type { CleanupStack } from '../cleanup-stack.js';
@@ -39,6 +40,7 @@ export interface CrashScan {
   extents: ExtentMap;
   copies: DoublewriteCopy[];
   checkpointLsn: number | null;
+  fileOps: RedoFileOps | null; // MariaDB 10.8+: the redo log's file operations since the checkpoint
   pagesTouched: TruthCounts;
   pageZero: PageZeroWrite[];
   reconciliation: Reconciliation;
@@ -69,12 +71,13 @@ export async function scanCrashImage(
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage, ...(record ? { record } : {}) }, environment));
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
-  const [scan, extents, copies, checkpoint, reduced] = await Promise.all([
+  const [scan, extents, copies, checkpoint, reduced, fileOps] = await Promise.all([
     scanDatadir(datadir),
     buildExtentMap(disk.target, DATADIR_NAME),
     readDoublewrite(datadir),
     readCheckpoint(datadir),
     flavor === 'mysql' ? readReducedDoublewrite(datadir) : Promise.resolve([]),
+    flavor === 'mysql' ? Promise.resolve(null) : readRedoFileOps(datadir),
   ]);
   // the order log names device offsets: this says which file and offset each one was
   const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents, ...(f.bornUs ? { bornUs: f.bornUs } : {}) }));
@@ -86,7 +89,7 @@ export async function scanCrashImage(
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
   const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
   return {
-    disk, datadir, scan, extents, copies, checkpointLsn,
+    disk, datadir, scan, extents, copies, checkpointLsn, fileOps,
     pagesTouched: truth.counts,
     pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
@@ -104,6 +107,7 @@ export function recordScan(record: CycleRecord, scanned: CrashScan, pageSize: nu
   record.pageZeroWrites = scanned.pageZero;
   record.reconciliation = scanned.reconciliation;
   record.checkpointLsn = scanned.checkpointLsn;
+  if (scanned.fileOps) record.redoFileOps = scanned.fileOps;
   record.writeOrder = scanned.writeOrder;
   record.tornPagesBefore = scanned.torn;
   if (scanned.rocksdb) record.rocksdbWrites = scanned.rocksdb;

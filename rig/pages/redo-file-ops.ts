@@ -1,0 +1,167 @@
+/**
+ * The file operations a MariaDB 10.8+ redo log (ib_logfile0, format "Phys") holds from its
+ * checkpoint to the end of the log, parsed the way recovery parses them: mini-transaction by
+ * mini-transaction, each a run of records ended by a byte 0x00 or 0x01 (the sequence bit, which
+ * flips each time the log wraps around its file) and a CRC-32C of the records. The log ends at
+ * the first mini-transaction whose CRC or sequence bit does not match.
+ *
+ * A record's first byte holds the same_page flag (bit 7), the type (bits 6..4) and a length (bits
+ * 3..0; 0: one to three length bytes follow). The leading records of a mini-transaction that carry
+ * same_page are file operations: FILE_CREATE, FILE_DELETE, FILE_RENAME or FILE_MODIFY (0x80, 0x90,
+ * 0xa0, 0xb0), followed by the tablespace id and page number (variable-length numbers) and the
+ * file name (a rename: old name, NUL, new name); FILE_CHECKPOINT (0xf0) carries an LSN. MariaDB's
+ * recovery needs a FILE_* record for every tablespace that has page records after the checkpoint.
+ */
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32c } from './crc32c.js';
+import { readCheckpointHeader, REDO_HEADER_BYTES } from './redo-checkpoint.js';
+import { readLsn, readU32 } from './page-format.js';
+
+export type FileOpKind = 'create' | 'delete' | 'rename' | 'modify';
+
+export interface RedoFileOp {
+  lsn: number; // the LSN of the mini-transaction that holds it
+  op: FileOpKind;
+  space: number;
+  name: string;
+  newName?: string; // a rename's new name
+}
+
+export interface RedoFileOps {
+  from: number; // the checkpoint LSN
+  to: number; // the end of the log, as parsed
+  /** Creates, renames and deletes, in log order (FILE_MODIFY, one per tablespace touched, is left out). */
+  ops: RedoFileOp[];
+}
+
+const FILE_OPS: Record<number, FileOpKind> = { 0x80: 'create', 0x90: 'delete', 0xa0: 'rename', 0xb0: 'modify' };
+const FILE_CHECKPOINT = 0xf0;
+/** The header's first LSN: the LSN of the byte at REDO_HEADER_BYTES. */
+const FIRST_LSN_AT = 8;
+
+class CircularLog {
+  readonly capacity: number;
+  readonly firstLsn: number;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.capacity = bytes.length - REDO_HEADER_BYTES;
+    this.firstLsn = readLsn(bytes, FIRST_LSN_AT);
+  }
+
+  /** How many times the log has wrapped at `lsn`: the sequence bit flips with each. */
+  lap(lsn: number): number {
+    return Math.floor((lsn - this.firstLsn) / this.capacity);
+  }
+
+  at(lsn: number): number {
+    return this.bytes[REDO_HEADER_BYTES + ((lsn - this.firstLsn) % this.capacity)]!;
+  }
+
+  slice(lsn: number, length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    for (let i = 0; i < length; i++) out[i] = this.at(lsn + i);
+    return out;
+  }
+}
+
+/** A variable-length number (1 to 5 bytes) at `lsn`: its value and its length. */
+function readVarint(log: CircularLog, lsn: number): [number, number] | null {
+  const b = log.at(lsn);
+  const more = (n: number): number => {
+    let v = 0;
+    for (let i = 1; i <= n; i++) v = v * 256 + log.at(lsn + i);
+    return v;
+  };
+  if (b < 0x80) return [b, 1];
+  if (b < 0xc0) return [0x80 + (b & 0x3f) * 0x100 + more(1), 2];
+  if (b < 0xe0) return [0x4080 + (b & 0x1f) * 0x10000 + more(2), 3];
+  if (b < 0xf0) return [0x204080 + (b & 0x0f) * 0x1000000 + more(3), 4];
+  if (b < 0xf8) return [0x10204080 + (b & 0x07) * 0x100000000 + more(4), 5];
+  return null;
+}
+
+/** The length of the record's body after its first byte, and where the body starts; null: corrupt. */
+function recordLength(log: CircularLog, lsn: number): { body: number; length: number } | null {
+  const short = log.at(lsn) & 0x0f;
+  if (short) return { body: lsn + 1, length: short };
+  const b = log.at(lsn + 1);
+  if (b < 0x80) return { body: lsn + 2, length: b + 14 };
+  if (b < 0xc0) return { body: lsn + 3, length: (b & 0x3f) * 0x100 + log.at(lsn + 2) + 141 };
+  if (b < 0xe0) return { body: lsn + 4, length: (b & 0x1f) * 0x10000 + log.at(lsn + 2) * 0x100 + log.at(lsn + 3) + 16524 };
+  return null;
+}
+
+function fileOp(log: CircularLog, mtrLsn: number, type: number, body: number, end: number): RedoFileOp | null {
+  const op = FILE_OPS[type];
+  const space = readVarint(log, body);
+  if (!op || !space) return null;
+  const page = readVarint(log, body + space[1]);
+  const nameAt = body + space[1] + (page?.[1] ?? 0);
+  if (!page || nameAt > end) return null; // the numbers run past the record: corrupt
+  const text = Buffer.from(log.slice(nameAt, end - nameAt)).toString('latin1');
+  const [name, newName] = text.split('\0');
+  return { lsn: mtrLsn, op, space: space[0], name: name!, ...(op === 'rename' && newName !== undefined ? { newName } : {}) };
+}
+
+/** One mini-transaction at `lsn`: its file operations and where the next starts; null: the log ends here. */
+function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) => number | null): { ops: RedoFileOp[]; next: number; bit: number } | null {
+  const ops: RedoFileOp[] = [];
+  let at = lsn;
+  let leading = true; // file records come first, with same_page set
+  for (;;) {
+    const b = log.at(at);
+    if (b <= 1) break;
+    const len = recordLength(log, at);
+    if (!len || len.body + len.length - lsn > log.capacity) return null;
+    const end = len.body + len.length;
+    if (leading && b & 0x80) {
+      const type = b & 0xf0;
+      if (type !== FILE_CHECKPOINT) {
+        const op = fileOp(log, lsn, type, len.body, end);
+        if (!op) return null;
+        ops.push(op);
+      }
+    } else leading = false;
+    at = end;
+  }
+  if (at === lsn) return null; // no record: not a mini-transaction
+  const bit = log.at(at);
+  const expected = sequenceBit(at);
+  if (expected !== null && bit !== expected) return null;
+  const stored = readU32(log.slice(at + 1, 4), 0);
+  if (crc32c(log.slice(lsn, at - lsn)) !== stored) return null;
+  return { ops, next: at + 5, bit };
+}
+
+/** Parses the file operations of a whole ib_logfile0 from its checkpoint; null when it is no 10.8+ log. */
+export function parseRedoFileOps(bytes: Uint8Array): RedoFileOps | null {
+  const header = readCheckpointHeader(bytes.subarray(0, REDO_HEADER_BYTES));
+  if (!header.checkpoint || bytes.length <= REDO_HEADER_BYTES) return null;
+  const log = new CircularLog(bytes);
+  const from = header.checkpoint.lsn;
+  const ops: RedoFileOp[] = [];
+  let lsn = from;
+  // the first mini-transaction's end byte sets the bit; it flips with each lap after
+  let first: { bit: number; lap: number } | null = null;
+  const sequenceBit = (endLsn: number): number | null => (first ? first.bit ^ ((log.lap(endLsn) - first.lap) & 1) : null);
+  while (lsn - from < log.capacity) {
+    const mtr = parseMtr(log, lsn, sequenceBit);
+    if (!mtr) break;
+    if (!first) first = { bit: mtr.bit, lap: log.lap(mtr.next - 5) };
+    ops.push(...mtr.ops.filter((o) => o.op !== 'modify'));
+    lsn = mtr.next;
+  }
+  return { from, to: lsn, ops };
+}
+
+/** The datadir's redo file operations since its checkpoint; null without a MariaDB 10.8+ log. */
+export async function readRedoFileOps(datadir: string): Promise<RedoFileOps | null> {
+  const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
+  if (!file) return null;
+  try {
+    return parseRedoFileOps(await file.readFile());
+  } finally {
+    await file.close();
+  }
+}
