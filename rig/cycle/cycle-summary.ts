@@ -1,5 +1,6 @@
 /** The short human summary `rig cycle` prints. */
 import { doublewriteMode } from '../results/doublewrite-mode.js';
+import { describeDevice } from '../results/device-text.js';
 import { showMix } from '../load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
 import { PHASES, type CycleRecord, type RocksdbFileWrites, type WriteOrderCheck } from '../results/types.js';
@@ -9,7 +10,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   const lines = [
     `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
     `  ${r.reason}`,
-    `  settings: ${s.server.engine === 'rocksdb' ? 'engine rocksdb, ' : ''}doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
+    `  settings: ${s.server.engine === 'rocksdb' ? 'engine rocksdb, ' : ''}doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, profile ${describeDevice(s.disk)}, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
       (s.load.mix ? `; load mix ${showMix(s.load.mix)}` : ''),
   ];
   if (r.cut) {

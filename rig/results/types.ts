@@ -3,6 +3,7 @@
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone. What
  * the disk itself records (filesystems, triggers, pending writes, its counters) is typed in faults/.
  */
+import type { DeviceModel } from '../../faults/device-model.js';
 import type { FindingId } from '../findings/catalog.js';
 import type { DoublewriteSetting } from './doublewrite-mode.js';
 import type { LoadMix } from '../load/load-mix.js';
@@ -55,6 +56,10 @@ export interface ServerSettings {
 }
 
 export interface DiskSettings {
+  /** The device profile's name (faults/profiles/, or a profile file's name without .yml). */
+  profile: string;
+  /** What the profile says the device is: its write cache (volatile or durable) and timing. */
+  model: DeviceModel;
   atomicUnit: number; // bytes: 512 .. 65536
   fs: FsKind;
   trigger: TriggerSpec;
