@@ -99,6 +99,11 @@ int journal_retire(struct journal *j, uint64_t seq)
 	return 1;
 }
 
+uint64_t journal_first_pending(const struct journal *j, uint64_t none)
+{
+	return j->n > j->head ? j->e[j->head].seq : none;
+}
+
 size_t journal_pending(const struct journal *j)
 {
 	return j->n - j->head;

@@ -39,6 +39,8 @@ void journal_flush_before(struct journal *j, uint64_t seq);
  * undo a completed write. Returns 1, or 0 if seq was no longer pending (a bound retired it).
  */
 int journal_retire(struct journal *j, uint64_t seq);
+/* The seq of the oldest pending write, or `none` when nothing is pending. */
+uint64_t journal_first_pending(const struct journal *j, uint64_t none);
 size_t journal_pending(const struct journal *j);
 size_t journal_pending_at_least(const struct journal *j, uint32_t len);
 struct range { uint64_t off, len; };

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -478,9 +479,10 @@ static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 		journal_hash_copies(&D.journal, D.page_size, D.copies, D.n_copies, add_copy_hash);
 	if (covers)
 		journal_flush_before(&D.journal, D.next_seq);
-	if (rc == 0) {
-		order_note(&D.order, ORDER_FLUSH, D.next_seq, ++D.flushes_done, 0);
-		record_flush(&D.record, D.next_seq, D.flushes_done);
+	if (rc == 0) { /* the boundary: every seq below it is durable (a durable cache's first in flight) */
+		uint64_t boundary = covers ? D.next_seq : journal_first_pending(&D.journal, D.next_seq);
+		order_note(&D.order, ORDER_FLUSH, boundary, ++D.flushes_done, 0);
+		record_flush(&D.record, boundary, D.flushes_done);
 	}
 	if (in_service)
 		device_leave_locked();
@@ -607,6 +609,9 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "pfdisk: no memory for %llu order log events\n", opts.order_events);
 		return 2;
 	}
+	/* service times are slept to the microsecond: the default 50 µs of timer slack, which every
+	 * FUSE thread inherits from this one, would add itself to each */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	fuse_opt_add_arg(&args, "-f");
 	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
 	char threads[64]; /* every request in service sleeps in a thread of its own; the default of 10 would be the bound */

@@ -31,7 +31,8 @@ struct pacing {
 uint64_t pacing_start_ns(struct pacing *p, uint64_t now_ns, size_t len);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
-/* Sleeps until the monotonic clock reads t_ns (at once if it has passed). */
+/* Sleeps until the monotonic clock reads t_ns (at once if it has passed), aiming early by how late
+ * recent sleeps woke. */
 void sleep_until_ns(uint64_t t_ns);
 
 #endif

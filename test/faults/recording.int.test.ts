@@ -187,7 +187,7 @@ t.test('the helper refuses --record without --record-max, and a bound too small 
   const helper = diskEnvironmentFromEnv().helperPath;
   const image = join(dir, 'image.img');
   writeFileSync(image, Buffer.alloc(MiB));
-  const base = [`--image=${image}`, `--control=${join(dir, 'c.sock')}`, `--journal=${join(dir, 'j.bin')}`, '--unit=4096', '--page-size=16384', '--journal-max=1048576'];
+  const base = [`--image=${image}`, `--control=${join(dir, 'c.sock')}`, `--journal=${join(dir, 'j.bin')}`, '--unit=4096', '--page-size=16384', '--journal-max=1048576', '--cache=volatile'];
   for (const [name, extra] of [['no --record-max', [`--record=${join(dir, 'r.pfr')}`]], ['a bound of 40 bytes', [`--record=${join(dir, 'r.pfr')}`, '--record-max=40']], ['--record-max alone', ['--record-max=100000']]] as const) {
     const r = await execa(helper, [...base, ...extra, dir], { reject: false, timeout: 10_000 });
     t.equal(r.exitCode, 2, `${name}: usage error`);
