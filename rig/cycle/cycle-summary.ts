@@ -96,7 +96,7 @@ export function writeOrderLines(w: WriteOrderCheck): string[] {
   if (w.violationCount > 8) lines.push(`    ... ${w.violationCount - 8} more`);
   if (d && w.violationCount) {
     const write = d.checkpointWrite ? `checkpoint block written at seq ${d.checkpointWrite.seq}` : 'checkpoint block write before the order log';
-    const by = !durable ? 'durable before the log' : durable.by === 'flush' ? `durable at flush #${durable.flush} (boundary seq ${durable.boundary})` : `retired as durable by the journal bound`;
+    const by = !durable ? 'durable before the log' : durable.by === 'flush' ? `durable at flush #${durable.flush} (boundary seq ${durable.boundary})` : durable.by === 'complete' ? 'durable as it completed (a durable cache)' : `retired as durable by the journal bound`;
     const since = d.flushesSinceCheckpoint === null ? '' : `, ${d.flushesSinceCheckpoint} flushes after it`;
     const cut = durable && d.cutUs !== null ? `, ${ms(d.cutUs - durable.atUs)} before the cut` : '';
     lines.push(`    disk order: ${write}, ${by}${since}${cut}; journal bound retired ${d.retired} writes in the log's window`);

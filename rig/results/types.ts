@@ -306,8 +306,8 @@ export interface DeviceOrder {
   cutUs: number | null;
   /** The last write over the durable checkpoint block that was not pending; null: before the log's window. */
   checkpointWrite: { seq: number; atUs: number } | null;
-  /** What made that write durable: the first flush after it, or the journal bound retiring it. */
-  checkpointDurableAt: { by: 'flush' | 'retire'; flush: number | null; boundary: number; atUs: number } | null;
+  /** What made that write durable: the first flush after it, the journal bound retiring it, or (a durable cache) its completion. */
+  checkpointDurableAt: { by: 'flush' | 'retire' | 'complete'; flush: number | null; boundary: number; atUs: number } | null;
   lastFlush: { flush: number; boundary: number; atUs: number } | null;
   flushesSinceCheckpoint: number | null; // flushes completed after the one that made the checkpoint durable
   retired: number; // writes the journal bound retired as durable within the window
