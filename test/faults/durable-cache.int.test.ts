@@ -18,6 +18,7 @@ import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { ORDER_LOG_FILE, readOrderLog } from '../../faults/order-log.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
+import { waitFor } from '../../faults/system.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import { makeProgram, xfsIoArgs, type ProgramWrite, type Step } from '../fixtures/write-program.js';
 
@@ -124,6 +125,26 @@ t.test('completed, unflushed writes: a volatile disk can lose them, a durable on
   const dropAll = makePlan(journals.volatile!, 1, 4096, { land: 0, drop: 1, tear: 0 });
   t.ok(dropAll.writes.every((w) => w.fate === 'dropped'), 'volatile: a plan may drop every one of them');
   t.equal(journals.durable!.length, 0, 'durable: nothing is pending once every write completed, so no plan can lose one');
+});
+
+t.test('durable cache, armed with a copy range: copies count as durable once they complete, home writes as pending while in flight', async (t) => {
+  const PAGE = 16384;
+  const slow: DeviceModel = { ...SLOW, writeLatency: [{ percent: 0, us: 3_000_000 }, { percent: 100, us: 3_000_000 }], flushLatency: [] };
+  const { dir, disk } = await runDisk(t, slow, 4096, { kind: 'manual' });
+  await disk.addCopyRange(0, 4 * PAGE);
+  await disk.arm({ kind: 'armed', pendingPageWrites: 2 });
+  const pwrite = (fill: number, at: number) => ['-c', `pwrite -q -b ${PAGE} -S 0x${fill.toString(16)} ${at} ${PAGE}`];
+  const copies = await execa('xfs_io', ['-d', ...pwrite(0xaa, 0), ...pwrite(0xbb, PAGE), disk.target], { reject: false });
+  t.equal(copies.exitCode, 0, 'the copies completed, with no flush');
+  const homes = [execa('xfs_io', ['-d', ...pwrite(0xaa, 1 << 20), disk.target], { reject: false }), execa('xfs_io', ['-d', ...pwrite(0xbb, (1 << 20) + PAGE), disk.target], { reject: false })];
+  t.ok(await waitFor(async () => (await disk.status()).inService >= 2, 30_000, 20), 'both home writes are in service');
+  const flusher = execa('xfs_io', ['-c', 'fsync', disk.target], { reject: false });
+  const status = await disk.waitCut(30_000);
+  t.equal(status?.cutReason, 'armed', 'the flush found two home writes in flight whose copies are durable');
+  await disk.down();
+  await Promise.all([...homes, flusher]);
+  const journal = loadJournal(join(dir, 'journal.bin')).map((e) => [e.offset, e.new[0]]).sort((a, b) => a[0]! - b[0]!);
+  t.same(journal, [[1 << 20, 0xaa], [(1 << 20) + PAGE, 0xbb]], 'the journal holds the two home writes in flight; the completed copies are not in it');
 });
 
 t.test('nothing is left mounted or attached', async (t) => {
