@@ -66,6 +66,7 @@ test-docker: npm compose-plugin
 
 bench: build
 	node dist/bench/disk.js
+	node dist/bench/profile.js
 	node dist/bench/report.js
 	node dist/bench/explore.js
 

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { startDisk, type PowerFailDisk } from '../faults/power-fail-disk.js';
+import { DEFAULT_DISK } from '../rig/defaults.js';
 import { commandExists } from '../faults/system.js';
 import { runInterruptible, checkAborted } from '../rig/interrupts.js';
 
@@ -92,7 +93,7 @@ async function bench(signal: AbortSignal): Promise<void> {
     loops.push(bufferedDev);
     disk = await startDisk({
       dir: join(dir, 'pf'), sizeBytes: SIZE, fs: 'none', atomicUnit: 4096, pageSize: 16384,
-      trigger: { kind: 'manual' }, journalMaxBytes: 64 * 1024 * 1024, signal,
+      trigger: { kind: 'manual' }, journalMaxBytes: 64 * 1024 * 1024, model: DEFAULT_DISK.model, signal,
     });
     for (const w of WORKLOADS) {
       checkAborted(signal);

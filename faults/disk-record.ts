@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { DEFAULT_REGISTRY_DIR } from './disk-environment.js';
+import type { DeviceModel } from './device-model.js';
 import type { FsKind } from './filesystems.js';
 
 export interface DiskRecord {
@@ -21,6 +22,8 @@ export interface DiskRecord {
   atomicUnit: number;
   pageSize: number;
   journalMaxBytes: number; // the journal bound the helper was started with
+  /** The device the helper was started as. Absent in records written before it was kept. */
+  model?: DeviceModel;
   sizeBytes: number;
   helperPid: number | null;
   loopDevice: string | null;

@@ -49,6 +49,10 @@ export interface HelperStatus {
   pageWritesStraddling: number;
   unit: number;
   pageSize: number;
+  cache: 'volatile' | 'durable';
+  completedDurable: number; // writes a durable cache retired as they completed
+  inService: number; // requests the device is serving (with a queue depth: at most that)
+  queued: number; // requests waiting for a queue slot
   writesBySize: number[];
   straddleOffsets?: number[]; // absent from a helper built before it kept them
   copyRanges?: number; // device ranges of page copies the armed trigger looked past

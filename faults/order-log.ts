@@ -1,7 +1,7 @@
 /**
  * The order log the helper dumps at the cut beside its journal (faults/helper/order.h): the latest
  * writes, flushes, retirements by the journal bound and the cut, in the order the disk saw them, each with
- * the wall-clock time, so the device's order can be set beside a trace of the server's system
+ * the wall-clock time (and, on a durable cache, each write's completion), so the device's order can be set beside a trace of the server's system
  * calls. Little-endian: "PFO1", u64 count, then per event u32 kind, u32 length, u64 a, u64 b,
  * u64 time in ns (read as whole microseconds, as strace -ttt prints them). Evidence only: a crash image never needs it.
  */
@@ -18,7 +18,9 @@ export type OrderEvent =
   /** The journal bound retired the oldest writes as durable, up to `seq`. */
   | { kind: 'retire'; seq: number; count: number; tUs: number }
   /** The cut: `next` is the seq the next write would have taken. */
-  | { kind: 'cut'; next: number; tUs: number };
+  | { kind: 'cut'; next: number; tUs: number }
+  /** A durable cache's write completed (its reply sent): durable from here. */
+  | { kind: 'complete'; seq: number; tUs: number };
 
 const EVENT_BYTES = 32;
 
@@ -37,6 +39,7 @@ export function parseOrderLog(data: Buffer, source = 'order log'): OrderEvent[] 
     else if (kind === 2) events.push({ kind: 'flush', boundary: a, number: b, tUs });
     else if (kind === 3) events.push({ kind: 'retire', seq: a, count: b, tUs });
     else if (kind === 4) events.push({ kind: 'cut', next: a, tUs });
+    else if (kind === 6) events.push({ kind: 'complete', seq: a, tUs });
     else throw diskFailure(`${source}: event ${i} has unknown kind ${kind}`);
   }
   return events;
@@ -57,7 +60,8 @@ export function encodeOrderLog(events: OrderEvent[]): Buffer {
     const [kind, length, a, b] =
       e.kind === 'write' ? [1, e.length, e.seq, e.offset]
         : e.kind === 'flush' ? [2, 0, e.boundary, e.number]
-          : e.kind === 'retire' ? [3, 0, e.seq, e.count] : [4, 0, e.next, 0];
+          : e.kind === 'retire' ? [3, 0, e.seq, e.count]
+            : e.kind === 'complete' ? [6, 0, e.seq, 0] : [4, 0, e.next, 0];
     out.writeUInt32LE(kind, at);
     out.writeUInt32LE(length, at + 4);
     out.writeBigUInt64LE(BigInt(a), at + 8);

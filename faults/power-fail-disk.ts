@@ -12,6 +12,7 @@ import { diskFailure } from './disk-error.js';
 import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS, type FsKind } from './filesystems.js';
 import { diskEnvironmentFromEnv, type DiskEnvironment } from './disk-environment.js';
+import { deviceHelperArgs, type DeviceModel } from './device-model.js';
 import type { HelperStatus } from './helper-status.js';
 import { ORDER_LOG_FILE } from './order-log.js';
 import { preflightDisk } from './preflight.js';
@@ -26,6 +27,10 @@ export interface DiskOptions {
   atomicUnit: number;
   pageSize: number; // what the armed trigger counts as a page write
   journalMaxBytes: number; // the cache bound: past it the oldest unflushed writes retire as durable
+  /** The device: its write cache (volatile or durable) and timing (faults/device-model.ts). */
+  model: DeviceModel;
+  /** Seeds the device's latency draws (default 1). */
+  latencySeed?: number;
   trigger?: TriggerSpec | null; // armed once the stack is up; null = none yet
   /** Start from this image (already formatted) instead of a fresh sparse one; copied sparsely. */
   fromImage?: string;
@@ -154,6 +159,7 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
     atomicUnit: opts.atomicUnit,
     pageSize: opts.pageSize,
     journalMaxBytes: opts.journalMaxBytes,
+    model: opts.model,
     sizeBytes: opts.sizeBytes,
     helperPid: null,
     loopDevice: null,
@@ -164,7 +170,7 @@ function newRecord(opts: DiskOptions, dir: string): DiskRecord {
   };
 }
 
-async function startHelper(record: DiskRecord, helperPath: string): Promise<DiskRecord> {
+async function startHelper(record: DiskRecord, helperPath: string, model: DeviceModel, latencySeed: number): Promise<DiskRecord> {
   const log = openSync(join(record.dir, 'helper.log'), 'w');
   const child = spawn(
     helperPath,
@@ -175,6 +181,7 @@ async function startHelper(record: DiskRecord, helperPath: string): Promise<Disk
       `--unit=${record.atomicUnit}`,
       `--page-size=${record.pageSize}`,
       `--journal-max=${record.journalMaxBytes}`,
+      ...deviceHelperArgs(model, latencySeed),
       `--order-log=${join(record.dir, ORDER_LOG_FILE)}`,
       ...(record.recording ? [`--record=${record.recording.path}`, `--record-max=${record.recording.maxBytes}`] : []),
       record.fuseDir,
@@ -245,7 +252,7 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
       truncateSync(record.image, opts.sizeBytes);
     }
     opts.signal?.throwIfAborted();
-    record = await startHelper(record, environment.helperPath);
+    record = await startHelper(record, environment.helperPath, opts.model, opts.latencySeed ?? 1);
     opts.signal?.throwIfAborted();
     record = await attachLoop(record);
     opts.signal?.throwIfAborted();

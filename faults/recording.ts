@@ -20,6 +20,8 @@ export type RecordedEvent =
   | RecordedWrite
   /** A completed flush: every seq below `boundary` is durable; `number` counts flushes since the start. */
   | { kind: 'flush'; boundary: number; number: number; tUs: number }
+  /** A durable cache's write completed: durable from here (a volatile cache records none). */
+  | { kind: 'complete'; seq: number; tUs: number }
   /** The cut: `next` is the seq the next write would have taken. Nothing follows. */
   | { kind: 'cut'; next: number; tUs: number }
   /** The file reached its bound: writes from seq `next` on, and every later flush, are not in it. */
@@ -74,6 +76,7 @@ function indexOpen(fd: number, path: string): Recording {
       events.push({ kind: 'write', seq: a, offset: b, length, tUs, dataAt: at + HEADER });
     } else if (kind === 2) events.push({ kind: 'flush', boundary: a, number: b, tUs });
     else if (kind === 4) events.push({ kind: 'cut', next: a, tUs });
+    else if (kind === 6) events.push({ kind: 'complete', seq: a, tUs });
     else if (kind === 5) events.push({ kind: 'truncated', next: a, tUs });
     else throw diskFailure(`${where} has unknown kind ${kind}`);
     if (kind === 4 || kind === 5) ended = kind === 4 ? 'cut' : 'truncated';
@@ -105,7 +108,8 @@ export function encodeRecording(events: EncodableEvent[]): Buffer {
     const [kind, a, b] =
       e.kind === 'write' ? [1, e.seq, e.offset]
         : e.kind === 'flush' ? [2, e.boundary, e.number]
-          : e.kind === 'cut' ? [4, e.next, 0] : [5, e.next, 0];
+          : e.kind === 'cut' ? [4, e.next, 0]
+            : e.kind === 'complete' ? [6, e.seq, 0] : [5, e.next, 0];
     const h = Buffer.alloc(HEADER);
     h.writeUInt32LE(kind, 0);
     h.writeUInt32LE(e.kind === 'write' ? e.data.length : 0, 4);

@@ -7,6 +7,7 @@
  */
 import type { DiskSettings, Engine, LoadSettings, RecoveryBounds, ScenarioSettings, ServerSettings } from './results/types.js';
 import type { TriggerSpec } from '../faults/trigger.js';
+import { shippedProfile } from '../faults/device-profile.js';
 
 const MiB = 1024 * 1024;
 
@@ -19,7 +20,12 @@ export const DEFAULT_SERVER: ServerSettings = {
   redoSize: '96M',
 };
 
+/** The device profile a disk gets when none is named: this machine's disk as it is (faults/profiles/local.yml). */
+const DEFAULT_PROFILE = shippedProfile('local');
+
 export const DEFAULT_DISK: DiskSettings = {
+  profile: DEFAULT_PROFILE.name,
+  model: DEFAULT_PROFILE.device,
   atomicUnit: 4096,
   fs: 'ext4',
   trigger: { kind: 'armed', pendingPageWrites: 16 },

@@ -48,7 +48,8 @@ static void reply_status(FILE *out)
 		"\"cutPending\":%llu,\"cutPendingPageWrites\":%llu,\"journalBytes\":%llu,\"retired\":%llu,"
 		"\"reads\":%llu,\"writes\":%llu,\"flushes\":%llu,\"bytesWritten\":%llu,"
 		"\"pageWrites\":%llu,\"pageWritesMisaligned\":%llu,\"pageWritesStraddling\":%llu,"
-		"\"unit\":%u,\"pageSize\":%u,\"writesBySize\":[",
+		"\"unit\":%u,\"pageSize\":%u,\"cache\":\"%s\",\"completedDurable\":%llu,\"inService\":%u,\"queued\":%u,"
+		"\"writesBySize\":[",
 		D.cut ? "true" : "false", D.cut ? D.cut_reason : "", D.released ? "true" : "false",
 		D.dumping ? "true" : "false", D.dump_rc, D.broken, trigger_name(D.trig), (unsigned long long)D.trig_n,
 		journal_pending(&D.journal), journal_pending_at_least(&D.journal, D.page_size),
@@ -57,7 +58,9 @@ static void reply_status(FILE *out)
 		(unsigned long long)s.reads, (unsigned long long)s.writes,
 		(unsigned long long)s.flushes, (unsigned long long)s.bytes_written,
 		(unsigned long long)s.page_writes, (unsigned long long)s.page_writes_misaligned,
-		(unsigned long long)s.page_writes_straddling, D.unit, D.page_size);
+		(unsigned long long)s.page_writes_straddling, D.unit, D.page_size,
+		D.cache == CACHE_DURABLE ? "durable" : "volatile", (unsigned long long)s.completed_durable,
+		D.in_service, D.queued);
 	for (int i = 0; i < SIZE_BUCKETS; i++)
 		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s.by_size[i]);
 	fprintf(out, "],\"copyRanges\":%d,\"skipRanges\":%d,\"straddleOffsets\":[", D.n_copies, D.n_skips);

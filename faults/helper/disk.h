@@ -8,6 +8,10 @@
 #include "journal.h"
 #include "order.h"
 #include "record.h"
+#include "timing.h"
+
+/* volatile: a write is durable once a flush covers it; durable (power-loss protected): once it completes. */
+enum cache_mode { CACHE_VOLATILE, CACHE_DURABLE };
 
 enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TIME };
 
@@ -19,6 +23,7 @@ enum trigger { TRIG_NONE, TRIG_MANUAL, TRIG_ARMED, TRIG_AFTER_WRITES, TRIG_AT_TI
 
 struct stats {
 	uint64_t reads, writes, flushes, bytes_written;
+	uint64_t completed_durable; /* writes a durable cache retired at their completion */
 	uint64_t by_size[SIZE_BUCKETS];
 	uint64_t page_writes;            /* writes of exactly the page size */
 	uint64_t page_writes_misaligned; /* ... not at a multiple of the page size */
@@ -31,6 +36,14 @@ struct disk {
 	uint64_t size;
 	uint32_t unit, page_size;
 	const char *journal_path;
+	enum cache_mode cache;
+
+	/* the device's timing (timing.h): service latencies, rate limits and a queue depth (0: none) */
+	struct latency write_latency, flush_latency;
+	struct pacing pacing;
+	uint64_t latency_rng;
+	unsigned queue_depth, in_service, queued;
+	pthread_cond_t slot_free; /* a queue slot came free, or the cut fired */
 
 	pthread_mutex_t lock;
 	pthread_cond_t changed; /* cut fired, released, or trigger re-armed */

@@ -73,6 +73,37 @@ void journal_flush_before(struct journal *j, uint64_t seq)
 	j->n = keep;
 }
 
+static void overlap_with(struct jentry *older, const struct jentry *done)
+{
+	uint64_t from = older->off > done->off ? older->off : done->off;
+	uint64_t to_a = older->off + older->len, to_b = done->off + done->len;
+	uint64_t to = to_a < to_b ? to_a : to_b;
+	if (from >= to)
+		return;
+	memcpy(older->old + (from - older->off), done->new + (from - done->off), to - from);
+	memcpy(older->new + (from - older->off), done->new + (from - done->off), to - from);
+}
+
+int journal_retire(struct journal *j, uint64_t seq)
+{
+	size_t i = j->head;
+	while (i < j->n && j->e[i].seq != seq)
+		i++;
+	if (i == j->n)
+		return 0;
+	for (size_t k = j->head; k < i; k++)
+		overlap_with(&j->e[k], &j->e[i]);
+	drop_entry(j, &j->e[i]);
+	memmove(j->e + i, j->e + i + 1, (j->n - i - 1) * sizeof(*j->e));
+	j->n--;
+	return 1;
+}
+
+uint64_t journal_first_pending(const struct journal *j, uint64_t none)
+{
+	return j->n > j->head ? j->e[j->head].seq : none;
+}
+
 size_t journal_pending(const struct journal *j)
 {
 	return j->n - j->head;
@@ -146,6 +177,18 @@ void journal_hash_copies(const struct journal *j, uint32_t page, const struct ra
 	for (size_t i = j->head; i < j->n; i++) {
 		const struct jentry *e = &j->e[i];
 		if (!touches(e, r, n))
+			continue;
+		for (uint32_t at = 0; at + page <= e->len; at += page)
+			add(page_hash(e->new + at, page));
+	}
+}
+
+void journal_hash_write(const struct journal *j, uint64_t seq, uint32_t page, const struct range *r, int n,
+			void (*add)(uint64_t))
+{
+	for (size_t i = j->head; i < j->n; i++) {
+		const struct jentry *e = &j->e[i];
+		if (e->seq != seq || !touches(e, r, n))
 			continue;
 		for (uint32_t at = 0; at + page <= e->len; at += page)
 			add(page_hash(e->new + at, page));

@@ -1,4 +1,5 @@
-/* Journal of writes since the last completed flush: the power-fail disk's volatile cache. */
+/* Journal of the writes that are not durable yet: since the last completed flush (a volatile cache),
+ * or still in flight (a durable cache). */
 #ifndef PFDISK_JOURNAL_H
 #define PFDISK_JOURNAL_H
 
@@ -31,6 +32,15 @@ int journal_reserve(struct journal *j, size_t slots);
 size_t journal_add(struct journal *j, uint64_t seq, uint64_t off, uint32_t len, unsigned char *data);
 /* A flush that began when `seq` was the next sequence number makes every earlier write durable. */
 void journal_flush_before(struct journal *j, uint64_t seq);
+/*
+ * A durable cache's completed write: it leaves the journal, durable. Its bytes are on the device
+ * whatever becomes of the older writes still pending: where one overlaps it, that write's old and
+ * new bytes both become the completed write's, so neither rolling it back nor landing it can
+ * undo a completed write. Returns 1, or 0 if seq was no longer pending (a bound retired it).
+ */
+int journal_retire(struct journal *j, uint64_t seq);
+/* The seq of the oldest pending write, or `none` when nothing is pending. */
+uint64_t journal_first_pending(const struct journal *j, uint64_t none);
 size_t journal_pending(const struct journal *j);
 size_t journal_pending_at_least(const struct journal *j, uint32_t len);
 struct range { uint64_t off, len; };
@@ -47,6 +57,9 @@ long journal_pending_copied(const struct journal *j, uint32_t page, const struct
 /* Calls add with the hash of each page of the pending writes that touch the ranges. */
 void journal_hash_copies(const struct journal *j, uint32_t page, const struct range *r, int n,
 			 void (*add)(uint64_t));
+/* The same for the pending write seq alone. */
+void journal_hash_write(const struct journal *j, uint64_t seq, uint32_t page, const struct range *r, int n,
+			void (*add)(uint64_t));
 /* Writes the pending entries to path (format: faults/journal.ts), whole or not at all.
  * Returns 0 or -errno. */
 int journal_dump(const struct journal *j, const char *path);

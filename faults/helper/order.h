@@ -1,16 +1,17 @@
-/* The order log: the latest writes, flushes and retirements as the disk saw them, with the time. */
+/* The order log: the latest writes, flushes, retirements and completions as the disk saw them, with the time. */
 #ifndef PFDISK_ORDER_H
 #define PFDISK_ORDER_H
 
 #include <stdint.h>
 
-enum order_kind { ORDER_WRITE = 1, ORDER_FLUSH = 2, ORDER_RETIRE = 3, ORDER_CUT = 4 };
+enum order_kind { ORDER_WRITE = 1, ORDER_FLUSH = 2, ORDER_RETIRE = 3, ORDER_CUT = 4, ORDER_COMPLETE = 6 };
 
 /*
  * One event (32 bytes as dumped). WRITE: a = seq, b = device offset, len = bytes (journaled, so
  * complete). FLUSH: a = the boundary (every seq below it is now durable), b = the flush's number
  * since the disk started. RETIRE: a = the newest seq the journal bound retired, b = how many.
- * CUT: a = the next seq (every seq from the journal's first is pending).
+ * CUT: a = the next seq (every seq from the journal's first is pending). COMPLETE (a durable cache
+ * only): a = the seq of a write whose reply is sent; it is durable from here.
  */
 struct order_event {
 	uint32_t kind, len;

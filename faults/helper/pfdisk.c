@@ -1,8 +1,12 @@
 /*
- * pfdisk: serves one image file as /disk through FUSE, with a volatile write cache that can lose
- * power. Mechanism only: every write since the last completed flush is journaled (offset, length,
- * old bytes, new bytes); at a cut the journal is dumped and every further request is held until
- * the driver says `release`, after which requests fail with EIO. Which pending writes land, and how
+ * pfdisk: serves one image file as /disk through FUSE, with a write cache that can lose power.
+ * Mechanism only: every write that is not durable yet is journaled (offset, length, old bytes, new
+ * bytes): with a volatile cache, every write since the last completed flush; with a durable one
+ * (power-loss protected), every write still in flight, as a write is durable once it completes.
+ * Requests take a queue slot, start under IOPS and bandwidth limits and take a service time drawn
+ * from a latency distribution, all as the driver says (none by default). At a cut the journal is
+ * dumped and every further request, and every reply not yet sent, is held until the driver says
+ * `release`, after which requests fail with EIO. Which pending writes land, and how
  * they tear, is decided later by the TypeScript driver from the dump. With --record, every write
  * (with its new bytes) and flush from the start is also appended to a file, in the order the disk
  * gave them their places (record.h).
@@ -13,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +28,14 @@
 
 #include "disk.h"
 
-struct disk D = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER };
+struct disk D = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .slot_free = PTHREAD_COND_INITIALIZER };
 
 static struct options {
-	const char *image, *control, *journal, *order_log, *record;
-	unsigned unit, page_size;
-	unsigned long long journal_max, order_events, record_max;
+	const char *image, *control, *journal, *order_log, *record, *cache, *write_latency, *flush_latency;
+	unsigned unit, page_size, queue_depth;
+	unsigned long long journal_max, order_events, record_max, iops, bandwidth, latency_seed;
 	int show_help;
-} opts = { .order_events = 1ull << 18 }; /* the disk's settings have no defaults: the driver names each (rig/defaults.ts) */
+} opts = { .order_events = 1ull << 18, .latency_seed = 1 }; /* the disk's settings have no defaults: the driver names each (rig/defaults.ts) */
 
 #define OPT(t, p) { t, offsetof(struct options, p), 1 }
 static const struct fuse_opt option_spec[] = {
@@ -39,6 +44,10 @@ static const struct fuse_opt option_spec[] = {
 	OPT("--page-size=%u", page_size), OPT("--journal-max=%llu", journal_max),
 	OPT("--order-log=%s", order_log), OPT("--order-events=%llu", order_events),
 	OPT("--record=%s", record),   OPT("--record-max=%llu", record_max),
+	OPT("--cache=%s", cache),     OPT("--queue-depth=%u", queue_depth),
+	OPT("--write-latency=%s", write_latency), OPT("--flush-latency=%s", flush_latency),
+	OPT("--iops=%llu", iops),     OPT("--bandwidth=%llu", bandwidth),
+	OPT("--latency-seed=%llu", latency_seed),
 	OPT("-h", show_help),         OPT("--help", show_help),
 	FUSE_OPT_END
 };
@@ -51,6 +60,7 @@ void disk_cut_locked(const char *reason)
 		return;
 	D.cut = 1; /* from here on new requests are held */
 	D.cut_reason = reason;
+	pthread_cond_broadcast(&D.slot_free); /* requests waiting for a queue slot are held instead */
 	/*
 	 * Dumping from here, not only once the writes under way are journaled: waiting for them drops
 	 * the lock, and a cut reply (or the exit) that found the cut but no dump under way would
@@ -203,18 +213,70 @@ static int pf_open(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
+/*
+ * With D.lock held: admits a request to the device. It waits for a queue slot (with a queue
+ * depth), then, if paced, for the start time the IOPS and bandwidth limits give it (sleeping
+ * without the lock). Returns 0 with the request in service from *start (device_leave_locked when
+ * it is done), or, if the cut came first, what a held request returns once released.
+ */
+static int device_admit_locked(size_t len, int paced, uint64_t *start)
+{
+	while (!D.cut && D.queue_depth && D.in_service >= D.queue_depth) {
+		D.queued++;
+		pthread_cond_wait(&D.slot_free, &D.lock);
+		D.queued--;
+	}
+	if (D.cut)
+		return disk_hold_locked();
+	D.in_service++;
+	uint64_t now = monotonic_ns();
+	*start = paced ? pacing_start_ns(&D.pacing, now, len) : now;
+	if (*start > now) {
+		pthread_mutex_unlock(&D.lock);
+		sleep_until_ns(*start);
+		pthread_mutex_lock(&D.lock);
+	}
+	if (!D.cut)
+		return 0;
+	D.in_service--;
+	return disk_hold_locked();
+}
+
+static void device_leave_locked(void)
+{
+	D.in_service--;
+	pthread_cond_signal(&D.slot_free);
+}
+
+/* With D.lock held: waits (without it) until the request's service time is over at done_at. Its
+ * reply is held if the cut came meanwhile. */
+static int serve_until_locked(uint64_t done_at)
+{
+	if (done_at > monotonic_ns()) {
+		pthread_mutex_unlock(&D.lock);
+		sleep_until_ns(done_at);
+		pthread_mutex_lock(&D.lock);
+	}
+	return D.cut ? disk_hold_locked() : 0;
+}
+
 static int pf_read(const char *path, char *buf, size_t len, off_t off, struct fuse_file_info *fi)
 {
 	(void)path, (void)fi;
+	uint64_t start;
 	pthread_mutex_lock(&D.lock);
-	int held = D.cut ? disk_hold_locked() : 0;
+	int held = D.cut ? disk_hold_locked() : device_admit_locked(len, 1, &start);
 	if (!held)
 		D.stats.reads++;
 	pthread_mutex_unlock(&D.lock);
 	if (held)
 		return held;
 	ssize_t n = pread(D.img_fd, buf, len, off);
-	return n < 0 ? -errno : (int)n;
+	int rc = n < 0 ? -errno : (int)n;
+	pthread_mutex_lock(&D.lock);
+	device_leave_locked();
+	pthread_mutex_unlock(&D.lock);
+	return rc;
 }
 
 static int read_old(unsigned char *old, size_t len, off_t off)
@@ -270,7 +332,7 @@ static int pwrite_all(const void *buf, size_t len, off_t off, size_t *done)
  * (its old bytes put back) and fails; if even that fails, the disk is broken: the image holds
  * bytes no journal entry explains, and the cut says so instead of dumping a journal that lies.
  */
-static int write_journaled(const char *buf, size_t len, off_t off)
+static int write_journaled(const char *buf, size_t len, off_t off, uint64_t *seq_out)
 {
 	unsigned a, b;
 	stripes_of(off, len, &a, &b);
@@ -288,7 +350,7 @@ static int write_journaled(const char *buf, size_t len, off_t off)
 	}
 	pthread_mutex_lock(&D.lock);
 	if (rc == 0) {
-		uint64_t seq = D.next_seq++;
+		uint64_t seq = *seq_out = D.next_seq++;
 		size_t retired = journal_add(&D.journal, seq, (uint64_t)off, (uint32_t)len, data);
 		order_note(&D.order, ORDER_WRITE, seq, (uint64_t)off, (uint32_t)len);
 		record_write(&D.record, seq, (uint64_t)off, (uint32_t)len, data + len);
@@ -309,23 +371,55 @@ static int write_journaled(const char *buf, size_t len, off_t off)
 	return rc;
 }
 
+static void add_copy_hash(uint64_t h);
+
+/*
+ * With D.lock held, once a journaled write's service time is over: its reply, held if the cut came
+ * meanwhile (it stays pending in the journal). On a durable cache the write is durable from here:
+ * it leaves the journal, and a copy it wrote counts as durable for the armed trigger.
+ */
+static int write_complete_locked(uint64_t seq, uint64_t done_at)
+{
+	int rc = serve_until_locked(done_at);
+	if (rc != 0 || D.cache != CACHE_DURABLE)
+		return rc;
+	if (D.n_copies > 0)
+		journal_hash_write(&D.journal, seq, D.page_size, D.copies, D.n_copies, add_copy_hash);
+	journal_retire(&D.journal, seq);
+	D.stats.completed_durable++;
+	order_note(&D.order, ORDER_COMPLETE, seq, 0, 0);
+	record_complete(&D.record, seq, D.next_seq);
+	return 0;
+}
+
 static int pf_write(const char *path, const char *buf, size_t len, off_t off,
 		    struct fuse_file_info *fi)
 {
 	(void)path, (void)fi;
 	if ((uint64_t)off + len > D.size)
 		return -ENOSPC;
+	uint64_t start = 0, done_at = 0, seq = 0;
 	pthread_mutex_lock(&D.lock);
 	if (!D.cut && D.trig == TRIG_AFTER_WRITES && !range_touches(off, len, D.skips, D.n_skips) && ++D.writes_since_arm > D.trig_n)
 		disk_cut_locked("after-writes");
-	int rc = D.cut ? disk_hold_locked() : D.broken[0] ? -EIO : journal_reserve(&D.journal, D.inflight + 1);
+	int rc = D.cut ? disk_hold_locked() : device_admit_locked(len, 1, &start);
+	int in_service = rc == 0;
+	if (rc == 0)
+		rc = D.broken[0] ? -EIO : journal_reserve(&D.journal, D.inflight + 1);
 	if (rc == 0) {
 		count_write_locked(off, len);
 		D.inflight++;
+		done_at = start + latency_draw_ns(&D.write_latency, &D.latency_rng);
 	}
 	pthread_mutex_unlock(&D.lock);
 	if (rc == 0)
-		rc = write_journaled(buf, len, off);
+		rc = write_journaled(buf, len, off, &seq);
+	pthread_mutex_lock(&D.lock);
+	if (rc == 0)
+		rc = write_complete_locked(seq, done_at);
+	if (in_service)
+		device_leave_locked();
+	pthread_mutex_unlock(&D.lock);
 	return rc < 0 ? rc : (int)len;
 }
 
@@ -368,20 +462,30 @@ static int armed_ready_locked(void)
 static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
 	(void)path, (void)datasync, (void)fi;
+	uint64_t start;
 	pthread_mutex_lock(&D.lock);
 	if (!D.cut) {
 		D.stats.flushes++;
 		if (D.trig == TRIG_ARMED && armed_ready_locked())
 			disk_cut_locked("armed");
 	}
-	int rc = D.cut ? disk_hold_locked() : 0;
-	if (rc == 0 && D.n_copies > 0)
+	int rc = D.cut ? disk_hold_locked() : device_admit_locked(0, 0, &start);
+	int in_service = rc == 0;
+	if (rc == 0)
+		rc = serve_until_locked(start + latency_draw_ns(&D.flush_latency, &D.latency_rng));
+	/* a durable cache's pending writes are in flight: a flush covers only writes already complete */
+	int covers = rc == 0 && D.cache == CACHE_VOLATILE;
+	if (covers && D.n_copies > 0)
 		journal_hash_copies(&D.journal, D.page_size, D.copies, D.n_copies, add_copy_hash);
-	if (rc == 0) {
+	if (covers)
 		journal_flush_before(&D.journal, D.next_seq);
-		order_note(&D.order, ORDER_FLUSH, D.next_seq, ++D.flushes_done, 0);
-		record_flush(&D.record, D.next_seq, D.flushes_done);
+	if (rc == 0) { /* the boundary: every seq below it is durable (a durable cache's first in flight) */
+		uint64_t boundary = covers ? D.next_seq : journal_first_pending(&D.journal, D.next_seq);
+		order_note(&D.order, ORDER_FLUSH, boundary, ++D.flushes_done, 0);
+		record_flush(&D.record, boundary, D.flushes_done);
 	}
+	if (in_service)
+		device_leave_locked();
 	pthread_mutex_unlock(&D.lock);
 	return rc;
 }
@@ -389,6 +493,10 @@ static int pf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 static void *pf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	conn->max_write = 1 << 20;
+	if (D.queue_depth) { /* the kernel's own bound on requests in flight must not be the lower one */
+		conn->max_background = D.queue_depth;
+		conn->congestion_threshold = D.queue_depth;
+	}
 	cfg->entry_timeout = 0;
 	cfg->attr_timeout = 0;
 	cfg->negative_timeout = 0;
@@ -414,8 +522,8 @@ static const struct fuse_operations ops = {
 static void usage(const char *prog)
 {
 	printf("usage: %s --image=FILE --control=SOCKET --journal=FILE --unit=N --page-size=N\n"
-	       "       --journal-max=N [FUSE options] MOUNTPOINT\n\n"
-	       "Serves FILE as MOUNTPOINT/disk with a volatile write cache that can lose power.\n"
+	       "       --journal-max=N --cache=volatile|durable [device timing] [FUSE options] MOUNTPOINT\n\n"
+	       "Serves FILE as MOUNTPOINT/disk with a write cache that can lose power.\n"
 	       "All of these are required:\n"
 	       "    --image=FILE         image file to serve (its size is the disk's size)\n"
 	       "    --control=SOCKET     unix socket for control commands (created once mounted)\n"
@@ -423,7 +531,17 @@ static void usage(const char *prog)
 	       "    --unit=N             atomic write unit in bytes, for the straddle count\n"
 	       "    --page-size=N        page size in bytes the armed trigger counts\n"
 	       "    --journal-max=N      journal bound in bytes: past it the oldest writes retire as durable\n"
-	       "Optional:\n"
+	       "    --cache=MODE         volatile: a write is durable once a flush covers it; durable\n"
+	       "                         (power-loss protected): once it completes\n"
+	       "Device timing (optional, none by default):\n"
+	       "    --write-latency=P:US,...  a write's service time: microseconds at percentiles, from 0\n"
+	       "                         to 100, interpolated (e.g. 0:80,50:120,99:400,100:900)\n"
+	       "    --flush-latency=P:US,...  the same for a flush\n"
+	       "    --iops=N             requests (reads and writes) start at most N a second\n"
+	       "    --bandwidth=N        bytes a second they carry, at most\n"
+	       "    --queue-depth=N      requests in service at once; more wait for a slot\n"
+	       "    --latency-seed=N     seed of the latency draws (default 1)\n"
+	       "Optional too:\n"
 	       "    --order-log=FILE     at the cut, also dump the latest writes and flushes with their times\n"
 	       "    --order-events=N     how many events the order log keeps (default 262144)\n"
 	       "    --record=FILE        from the start, append every write (with its new bytes) and flush\n"
@@ -442,7 +560,7 @@ int main(int argc, char *argv[])
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
 		return 2;
-	int missing = !opts.image || !opts.control || !opts.journal || !opts.unit || !opts.page_size || !opts.journal_max;
+	int missing = !opts.image || !opts.control || !opts.journal || !opts.unit || !opts.page_size || !opts.journal_max || !opts.cache;
 	if (opts.show_help || missing) {
 		usage(argv[0]);
 		if (opts.show_help) {
@@ -456,6 +574,20 @@ int main(int argc, char *argv[])
 			RECORD_MIN_BYTES);
 		return 2;
 	}
+	if (strcmp(opts.cache, "volatile") != 0 && strcmp(opts.cache, "durable") != 0) {
+		fprintf(stderr, "pfdisk: --cache is volatile or durable, not '%s'\n", opts.cache);
+		return 2;
+	}
+	D.cache = opts.cache[0] == 'd' ? CACHE_DURABLE : CACHE_VOLATILE;
+	const char *bad = opts.write_latency && latency_parse(opts.write_latency, &D.write_latency) != 0 ? opts.write_latency
+		: opts.flush_latency && latency_parse(opts.flush_latency, &D.flush_latency) != 0 ? opts.flush_latency : NULL;
+	if (bad) {
+		fprintf(stderr, "pfdisk: latency '%s' is not P:US,... with percents rising from 0 to 100 and latencies never falling\n", bad);
+		return 2;
+	}
+	D.pacing = (struct pacing){ .iops = opts.iops, .bytes_per_sec = opts.bandwidth };
+	D.queue_depth = opts.queue_depth;
+	D.latency_rng = opts.latency_seed ? opts.latency_seed : 1;
 	int rc;
 	D.img_fd = open(opts.image, O_RDWR);
 	struct stat st;
@@ -477,8 +609,15 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "pfdisk: no memory for %llu order log events\n", opts.order_events);
 		return 2;
 	}
+	/* service times are slept to the microsecond: the default 50 µs of timer slack, which every
+	 * FUSE thread inherits from this one, would add itself to each */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	fuse_opt_add_arg(&args, "-f");
 	fuse_opt_add_arg(&args, "-ofsname=pfdisk,subtype=pfdisk");
+	char threads[64]; /* every request in service sleeps in a thread of its own; the default of 10 would be the bound */
+	snprintf(threads, sizeof(threads), "-omax_threads=%u,max_idle_threads=%u", D.queue_depth + 16, D.queue_depth + 16);
+	if (D.queue_depth)
+		fuse_opt_add_arg(&args, threads);
 	rc = fuse_main(args.argc, args.argv, &ops, NULL);
 	pthread_mutex_lock(&D.lock); /* unmounted mid-dump: finish the journal before exiting */
 	disk_wait_dumped_locked();

@@ -79,6 +79,12 @@ void record_flush(struct record *r, uint64_t boundary, uint64_t number)
 		put_event(r, ORDER_FLUSH, boundary, number, 0);
 }
 
+void record_complete(struct record *r, uint64_t seq, uint64_t next)
+{
+	if (fits(r, sizeof(struct order_event), next))
+		put_event(r, ORDER_COMPLETE, seq, 0, 0);
+}
+
 void record_cut(struct record *r, uint64_t next)
 {
 	if (!r->f)

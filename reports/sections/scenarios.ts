@@ -1,5 +1,6 @@
 /** Per scenario: what it expects, how many cycles ran, what they found, and whether it held. */
 import { doublewriteMode } from '../../rig/results/doublewrite-mode.js';
+import { describeDevice } from '../../rig/results/device-text.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary } from '../../rig/results/types.js';
 import { EXPECTATION_TEXT, VERDICT_ORDER, formatCount, formatUnit } from '../format.js';
 import { html, anchorId, type Html } from '../html.js';
@@ -13,6 +14,7 @@ export function settingsSummary(s: ScenarioSettings): string {
     s.server.engine === 'rocksdb' ? 'RocksDB tables' : null,
     `doublewrite ${doublewriteMode(s.server.doublewrite)}`,
     `atomic ${formatUnit(s.disk.atomicUnit)}`,
+    `profile ${describeDevice(s.disk)}`,
     s.disk.fs,
     `page ${formatUnit(s.server.pageSize)}`,
     s.server.flushMethod,

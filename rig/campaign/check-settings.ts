@@ -75,8 +75,7 @@ const checks: Check[] = [
       : null;
   },
   (s) => {
-    const refusal = s.explore ? exploreRefusal(s) : null;
-    return refusal ? { key: 'load.mix', message: refusal } : null;
+    return s.explore ? exploreRefusal(s) : null;
   },
 ];
 

@@ -33,6 +33,8 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
       redoSize: server.redoSize === undefined ? DEFAULT_SERVER.redoSize : formatSize(server.redoSize),
     },
     disk: {
+      profile: disk.profile?.name ?? DEFAULT_DISK.profile,
+      model: disk.profile?.device ?? DEFAULT_DISK.model,
       atomicUnit: disk.atomic ?? DEFAULT_DISK.atomicUnit,
       fs: disk.fs ?? DEFAULT_DISK.fs,
       trigger: disk.trigger ?? (explore ? DEFAULT_EXPLORE_TRIGGER : defaultTrigger(server.engine ?? DEFAULT_SERVER.engine)),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { show, type Checked } from '../../faults/checked.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
+import { readDeviceProfile } from '../../faults/device-profile.js';
 import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
 import { FINDING_IDS } from '../findings/catalog.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
@@ -57,6 +58,7 @@ export const serverSchema = section({
 });
 
 export const diskSchema = section({
+  profile: field(readDeviceProfile).optional(),
   atomic: field(checkAtomicUnit).optional(),
   fs: z.enum(DATADIR_FILESYSTEMS).optional(),
   trigger: field(checkCampaignTrigger).optional(),

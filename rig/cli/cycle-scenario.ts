@@ -8,6 +8,7 @@ import { oneOf } from '../../faults/checked.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { ATOMIC_UNITS, showSize } from '../../faults/sizes.js';
 import { formatTrigger } from '../../faults/trigger.js';
+import { shippedProfileNames } from '../../faults/device-profile.js';
 import { campaignFrom } from '../campaign/load-campaign.js';
 import { formatPath } from '../campaign/issue-message.js';
 import { loadSchema } from '../campaign/schema.js';
@@ -34,6 +35,7 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'server.flushMethod', flag: '--flush-method <method>', help: `innodb_flush_method: ${oneOf(FLUSH_METHODS)}`, shown: server.flushMethod },
   { key: 'server.bufferPool', flag: '--buffer-pool <size>', help: 'innodb_buffer_pool_size', shown: server.bufferPool },
   { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size (MySQL 8.0.30+: innodb_redo_log_capacity)', shown: server.redoSize },
+  { key: 'disk.profile', flag: '--profile <name|file>', help: `device profile: its write cache and timing, ${oneOf(shippedProfileNames())} (faults/profiles/) or a profile file`, shown: disk.profile },
   { key: 'disk.atomic', flag: '--atomic <unit>', help: `atomic write unit of the disk: ${oneOf(ATOMIC_UNITS.map(showSize))}`, shown: showSize(disk.atomicUnit) },
   { key: 'disk.fs', flag: '--fs <fs>', help: `filesystem: ${oneOf(DATADIR_FILESYSTEMS)}`, shown: disk.fs },
   { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: `${formatTrigger(disk.trigger)}; engine rocksdb: ${formatTrigger(DEFAULT_ROCKSDB_TRIGGER)}` },

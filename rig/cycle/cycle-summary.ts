@@ -1,5 +1,6 @@
 /** The short human summary `rig cycle` prints. */
 import { doublewriteMode } from '../results/doublewrite-mode.js';
+import { describeDevice } from '../results/device-text.js';
 import { showMix } from '../load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
 import { PHASES, type CycleRecord, type RocksdbFileWrites, type WriteOrderCheck } from '../results/types.js';
@@ -9,7 +10,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   const lines = [
     `${r.id}: ${r.verdict.toUpperCase()} (expected ${r.expectation}: ${r.expectationHeld ? 'held' : 'NOT held'})`,
     `  ${r.reason}`,
-    `  settings: ${s.server.engine === 'rocksdb' ? 'engine rocksdb, ' : ''}doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
+    `  settings: ${s.server.engine === 'rocksdb' ? 'engine rocksdb, ' : ''}doublewrite ${doublewriteMode(s.server.doublewrite)}, atomic ${s.disk.atomicUnit} B, profile ${describeDevice(s.disk)}, ${s.disk.fs}, page ${s.server.pageSize} B, seed ${r.seed}` +
       (s.load.mix ? `; load mix ${showMix(s.load.mix)}` : ''),
   ];
   if (r.cut) {
@@ -95,7 +96,7 @@ export function writeOrderLines(w: WriteOrderCheck): string[] {
   if (w.violationCount > 8) lines.push(`    ... ${w.violationCount - 8} more`);
   if (d && w.violationCount) {
     const write = d.checkpointWrite ? `checkpoint block written at seq ${d.checkpointWrite.seq}` : 'checkpoint block write before the order log';
-    const by = !durable ? 'durable before the log' : durable.by === 'flush' ? `durable at flush #${durable.flush} (boundary seq ${durable.boundary})` : `retired as durable by the journal bound`;
+    const by = !durable ? 'durable before the log' : durable.by === 'flush' ? `durable at flush #${durable.flush} (boundary seq ${durable.boundary})` : durable.by === 'complete' ? 'durable as it completed (a durable cache)' : `retired as durable by the journal bound`;
     const since = d.flushesSinceCheckpoint === null ? '' : `, ${d.flushesSinceCheckpoint} flushes after it`;
     const cut = durable && d.cutUs !== null ? `, ${ms(d.cutUs - durable.atUs)} before the cut` : '';
     lines.push(`    disk order: ${write}, ${by}${since}${cut}; journal bound retired ${d.retired} writes in the log's window`);

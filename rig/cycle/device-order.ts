@@ -27,8 +27,12 @@ export function deviceRangesOf(map: ExtentMap, rel: string, fileOffset: number, 
 const touches = (w: { offset: number; length: number }, ranges: Array<[number, number]>): boolean =>
   ranges.some(([at, n]) => w.offset < at + n && at < w.offset + w.length);
 
-const isDurableWriteOver = (e: OrderEvent, durableBelow: number, ranges: Array<[number, number]>): boolean =>
-  e.kind === 'write' && e.seq < durableBelow && touches(e, ranges);
+const isDurableWriteOver = (e: OrderEvent, durableBelow: number, completed: ReadonlySet<number>, ranges: Array<[number, number]>): boolean =>
+  e.kind === 'write' && (e.seq < durableBelow || completed.has(e.seq)) && touches(e, ranges);
+
+/** What made a write durable: the first flush after it, the journal bound, or (a durable cache) its completion. */
+const madeDurable = (e: OrderEvent, seq: number): boolean =>
+  (e.kind === 'flush' && e.boundary > seq) || (e.kind === 'retire' && e.seq >= seq) || (e.kind === 'complete' && e.seq === seq);
 
 /**
  * `checkpoint`: the redo file (./ib_logfile0, MySQL's ./#innodb_redo/#ib_redoN) and the byte offset
@@ -40,12 +44,13 @@ export function describeDeviceOrder(events: readonly OrderEvent[], map: ExtentMa
   // a loop, not Math.max(...events): the log keeps up to 2^18 events, past what a call's arguments hold
   let durableBelow = lastFlush?.boundary ?? 0;
   for (const e of events) if (e.kind === 'retire' && e.seq + 1 > durableBelow) durableBelow = e.seq + 1;
+  const completed = new Set(events.flatMap((e) => (e.kind === 'complete' ? [e.seq] : [])));
   const ranges = checkpoint === null ? [] : deviceRangesOf(map, checkpoint.rel, checkpoint.block, CHECKPOINT_BLOCK_BYTES);
   // the durable checkpoint came from the last complete write over its block that was not pending
   let at = events.length - 1;
-  while (at >= 0 && !isDurableWriteOver(events[at]!, durableBelow, ranges)) at--;
+  while (at >= 0 && !isDurableWriteOver(events[at]!, durableBelow, completed, ranges)) at--;
   const write = at < 0 ? null : (events[at] as Extract<OrderEvent, { kind: 'write' }>);
-  const durable = write ? events.slice(at).find((e) => (e.kind === 'flush' && e.boundary > write.seq) || (e.kind === 'retire' && e.seq >= write.seq)) : undefined;
+  const durable = write ? events.slice(at).find((e) => madeDurable(e, write.seq)) : undefined;
   return {
     events: events.length,
     firstEventUs: events[0]?.tUs ?? null,
@@ -53,7 +58,8 @@ export function describeDeviceOrder(events: readonly OrderEvent[], map: ExtentMa
     checkpointWrite: write ? { seq: write.seq, atUs: write.tUs } : null,
     checkpointDurableAt: !durable ? null
       : durable.kind === 'flush' ? { by: 'flush', flush: durable.number, boundary: durable.boundary, atUs: durable.tUs }
-        : { by: 'retire', flush: null, boundary: (durable as Extract<OrderEvent, { kind: 'retire' }>).seq + 1, atUs: durable.tUs },
+        : durable.kind === 'complete' ? { by: 'complete', flush: null, boundary: write!.seq + 1, atUs: durable.tUs }
+          : { by: 'retire', flush: null, boundary: (durable as Extract<OrderEvent, { kind: 'retire' }>).seq + 1, atUs: durable.tUs },
     lastFlush: lastFlush ? { flush: lastFlush.number, boundary: lastFlush.boundary, atUs: lastFlush.tUs } : null,
     flushesSinceCheckpoint: durable?.kind === 'flush' && lastFlush ? lastFlush.number - durable.number : null,
     retired: events.reduce((n, e) => n + (e.kind === 'retire' ? e.count : 0), 0),

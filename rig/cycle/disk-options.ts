@@ -1,5 +1,6 @@
 /** The power-fail disk a scenario's settings describe, in `dir`, with no trigger armed yet. */
 import type { ScenarioSettings } from '../results/types.js';
+import { DEFAULT_DISK } from '../defaults.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import type { DiskOptions } from '../../faults/power-fail-disk.js';
 
@@ -16,6 +17,8 @@ export function diskOptionsFor(
     atomicUnit: settings.disk.atomicUnit,
     pageSize: settings.server.pageSize,
     journalMaxBytes: settings.disk.journalMaxBytes,
+    // a record written before device profiles ran on the machine's disk as it is
+    model: settings.disk.model ?? DEFAULT_DISK.model,
     trigger: null,
     ...image,
     ...(environment ? { environment } : {}),

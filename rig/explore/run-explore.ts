@@ -74,7 +74,7 @@ function scoresFor(input: ExploreInput, recorded: RecordedLoad, b: Barriers, fd:
 
 export async function runExplore(input: ExploreInput): Promise<ExploreResult> {
   const refusal = exploreRefusal(input.settings);
-  if (refusal) throw badInput(refusal);
+  if (refusal) throw badInput(refusal.message);
   const started = Date.now();
   const recorded = await recordLoad({
     settings: input.settings,

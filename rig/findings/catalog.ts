@@ -33,6 +33,13 @@ const inUse = (p: CycleRecord['tornPagesBefore'][number]): boolean => !p.freedBe
 const lostToUnflushedCopy = (r: CycleRecord): boolean =>
   r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite));
 
+/**
+ * Whether the disk had a volatile write cache (a record written before device profiles did). The
+ * flush methods that skip syncing the doublewrite copies assume a power-loss protected device,
+ * where a completed write is durable: on a durable cache the same break is no known finding.
+ */
+const volatileCache = (r: CycleRecord): boolean => (r.settings.disk.model?.cache ?? 'volatile') === 'volatile';
+
 const ranMysql = (r: CycleRecord): boolean => r.server !== undefined && serverIdentity(r.server.version).flavor === 'mysql';
 
 /** The flush methods with which MySQL never flushes its doublewrite files before the home writes (is_fsync_required() is false). */
@@ -110,6 +117,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
     doc: 'docs/findings/o-direct-no-fsync.md',
     matches: (r) =>
       !ranMysql(r) &&
+      volatileCache(r) &&
       writesPageCopies(r.settings.server.doublewrite) &&
       r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
       lostToUnflushedCopy(r),
@@ -143,6 +151,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
     doc: 'docs/findings/mysql-o-direct-dblwr.md',
     matches: (r) =>
       ranMysql(r) &&
+      volatileCache(r) &&
       writesPageCopies(r.settings.server.doublewrite) &&
       UNFLUSHED_DBLWR_METHODS.has(r.settings.server.flushMethod) &&
       lostToUnflushedCopy(r),

@@ -3,6 +3,7 @@
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone. What
  * the disk itself records (filesystems, triggers, pending writes, its counters) is typed in faults/.
  */
+import type { DeviceModel } from '../../faults/device-model.js';
 import type { FindingId } from '../findings/catalog.js';
 import type { DoublewriteSetting } from './doublewrite-mode.js';
 import type { LoadMix } from '../load/load-mix.js';
@@ -56,6 +57,10 @@ export interface ServerSettings {
 }
 
 export interface DiskSettings {
+  /** The device profile's name (faults/profiles/, or a profile file's name without .yml). */
+  profile: string;
+  /** What the profile says the device is: its write cache (volatile or durable) and timing. */
+  model: DeviceModel;
   atomicUnit: number; // bytes: 512 .. 65536
   fs: FsKind;
   trigger: TriggerSpec;
@@ -308,8 +313,8 @@ export interface DeviceOrder {
   cutUs: number | null;
   /** The last write over the durable checkpoint block that was not pending; null: before the log's window. */
   checkpointWrite: { seq: number; atUs: number } | null;
-  /** What made that write durable: the first flush after it, or the journal bound retiring it. */
-  checkpointDurableAt: { by: 'flush' | 'retire'; flush: number | null; boundary: number; atUs: number } | null;
+  /** What made that write durable: the first flush after it, the journal bound retiring it, or (a durable cache) its completion. */
+  checkpointDurableAt: { by: 'flush' | 'retire' | 'complete'; flush: number | null; boundary: number; atUs: number } | null;
   lastFlush: { flush: number; boundary: number; atUs: number } | null;
   flushesSinceCheckpoint: number | null; // flushes completed after the one that made the checkpoint durable
   retired: number; // writes the journal bound retired as durable within the window

@@ -11,6 +11,13 @@ t.test('a bare scenario gets the built-in defaults and the expectation they impl
   t.equal(s!.cycles, 3);
 });
 
+t.test('a device profile by name: its name and model in the disk settings, from defaults or the scenario', async (t) => {
+  const [a, b] = parse('name: c\ndefaults: {disk: {profile: essd}}\nscenarios:\n  - name: a\n  - {name: b, disk: {profile: local}}\n').scenarios;
+  t.same([a!.settings.disk.profile, a!.settings.disk.model.cache, a!.settings.disk.model.queueDepth], ['essd', 'durable', 32]);
+  t.same([b!.settings.disk.profile, b!.settings.disk.model], ['local', DEFAULT_DISK.model]);
+  t.same([DEFAULT_DISK.profile, DEFAULT_DISK.model.cache], ['local', 'volatile'], 'the default: the machine as it is');
+});
+
 t.test('doublewrite: fast, and an image named by its catalog name', async (t) => {
   const c = parse(`name: c
 defaults: {runtime: docker, image: mariadb-11.8}
@@ -77,7 +84,7 @@ scenarios:
 `);
   const [a, b] = c.scenarios;
   t.same(a!.settings.server, { engine: 'innodb', doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '256M', redoSize: '32M' });
-  t.same(a!.settings.disk, { atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 5000 }, journalMaxBytes: 128 * 2 ** 20, sizeBytes: 2 * 2 ** 30 });
+  t.same(a!.settings.disk, { profile: 'local', model: DEFAULT_DISK.model, atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 5000 }, journalMaxBytes: 128 * 2 ** 20, sizeBytes: 2 * 2 ** 30 });
   t.same(a!.settings.load, { kind: 'sysbench', connections: 8, tables: 4, rows: 10000, maxSeconds: 30 });
   t.equal(a!.cycles, 5);
   t.equal(a!.settings.expect, 'never-torn', 'doublewrite off, atomic 16k >= 16k pages');

@@ -134,3 +134,18 @@ t.test('campaigns/explore.yml: the quick campaign\'s three scenarios in explore 
     t.same(s.settings.disk.trigger, { kind: 'at-time', ms: 5000 });
   }
 });
+
+t.test('campaigns/cache-modes.yml: O_DIRECT_NO_FSYNC with doublewrite on a durable and a volatile cache, and the durable negative control', async (t) => {
+  const c = await loadCampaign('campaigns/cache-modes.yml');
+  t.same(c.scenarios.map((s) => [s.settings.name, s.settings.server.doublewrite, s.settings.server.flushMethod, s.settings.disk.profile, s.settings.disk.model.cache, s.settings.expect, s.cycles]), [
+    ['odnf-durable', true, 'O_DIRECT_NO_FSYNC', 'essd', 'durable', 'recovers', 8],
+    ['odnf-volatile', true, 'O_DIRECT_NO_FSYNC', 'local', 'volatile', 'recovers', 8],
+    ['odnf-durable-counted', true, 'O_DIRECT_NO_FSYNC', 'essd', 'durable', 'recovers', 8],
+    ['odnf-volatile-counted', true, 'O_DIRECT_NO_FSYNC', 'local', 'volatile', 'recovers', 8],
+    ['dw-off-durable', false, 'O_DIRECT_NO_FSYNC', 'essd', 'durable', 'torn-reproduced', 8],
+  ]);
+  for (const s of c.scenarios.filter((x) => x.settings.disk.model.cache === 'durable')) {
+    t.notOk(s.settings.findings?.includes('o-direct-no-fsync'), `${s.settings.name}: on a durable cache the flush method's finding excuses no break`);
+  }
+  t.same(c.scenarios.map((s) => s.settings.disk.trigger.kind), ['armed', 'armed', 'after-writes', 'after-writes', 'armed'], 'each cut on both caches');
+});

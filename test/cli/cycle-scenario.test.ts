@@ -8,6 +8,7 @@ import { MATRIX_KEYS } from '../../rig/campaign/matrix.js';
 import { SCENARIO_FLAGS, scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_SEED, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
+import { shippedProfile } from '../../faults/device-profile.js';
 
 t.test('no flags: the settings of a campaign scenario that names nothing', async (t) => {
   const { scenario, seed, bounds } = scenarioFromFlags({});
@@ -25,11 +26,11 @@ t.test('each flag sets its campaign key', async (t) => {
   const { scenario, seed, bounds } = scenarioFromFlags({
     doublewrite: 'off', bufferPool: '64M', pageSize: '4k', atomic: '16k', fs: 'xfs', cacheBound: '128M',
     size: '1G', trigger: 'after-writes 500', connections: '2', maxSeconds: '30', expect: 'recovers', engine: 'rocksdb',
-    seed: '7', recoveryTimeout: '30', checkTimeout: '60',
+    seed: '7', recoveryTimeout: '30', checkTimeout: '60', profile: 'nvme',
   });
   const s = scenario.settings;
   t.same([s.server.engine, s.server.doublewrite, s.server.bufferPool, s.server.pageSize], ['rocksdb', false, '64M', 4096]);
-  t.same(s.disk, { atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 500 }, journalMaxBytes: 128 << 20, sizeBytes: 1 << 30 });
+  t.same(s.disk, { profile: 'nvme', model: shippedProfile('nvme').device, atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 500 }, journalMaxBytes: 128 << 20, sizeBytes: 1 << 30 });
   t.same([s.load.connections, s.load.maxSeconds, s.expect], [2, 30, 'recovers']);
   t.equal(seed, 7);
   t.same(bounds, { startMs: 30_000, checksMs: 60_000 });
@@ -48,10 +49,18 @@ const rejected: [string[], string][] = [
   [['--trigger', 'manual'], "rig: --trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16', 'after-writes N' or 'at-time 5s'\n"],
   [['--engine', 'myisam'], "rig: --engine: 'myisam' is not allowed here; use innodb or rocksdb\n"],
   [['--engine', 'rocksdb', '--mix', 'write-only,bulk'], "rig: --mix: the mix 'write-only 1, bulk 1' has InnoDB's own DDL and tablespace checks, not RocksDB's; with engine: rocksdb use the write-only mix (remove load.mix)\n"],
+  [['--profile', 'ssd'], "rig: --profile: 'ssd' is not a shipped profile; use essd, local, nvme or pmem, or a file path (copy one from faults/profiles/)\n"],
+  [['--profile', '/nonexistent/dev.yml'], 'rig: --profile: /nonexistent/dev.yml: cannot read the profile file (ENOENT); check the path\n'],
   [['--check-timeout', '0'], "rig: --check-timeout: '0' is not a whole number of seconds of at least 1\n"],
 ];
 
 t.before(ensureBuilt);
+
+t.test('rig explore with a durable cache: exit 2, one line naming the flag', async (t) => {
+  const run = await rig(['explore', '--profile', 'essd', '--out', '/nonexistent/explore']);
+  t.equal(run.exitCode, 2);
+  t.equal(run.stderr, "rig: --profile: explore builds crash states from the writes after each flush, and profile 'essd' has a durable cache (a write is durable once it completes, whatever the flushes): use a profile with a volatile cache, or run live cycles (mode: live)");
+});
 
 for (const [args, line] of rejected) {
   t.test(`rig cycle ${args.join(' ')}: exit 2, one line naming the flag`, async (t) => {

@@ -13,6 +13,9 @@ import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CycleRecord, FlushMethod, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const work = mkdtempSync(join(tmpdir(), 'rig-cycle-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -20,7 +23,7 @@ const runtime = createLocalRuntime();
 
 function scenario(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs'], flushMethod: FlushMethod = 'O_DIRECT'): ScenarioSettings {
   const server: ServerSettings = { engine: 'innodb', doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
-  const disk = { atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
+  const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
     name,
     runtime: 'local',

@@ -50,6 +50,12 @@ t.test('a checkpoint the journal bound retired, or one older than the log', asyn
   t.match(describeDeviceOrder([], map, null), { events: 0, firstEventUs: null, cutUs: null });
 });
 
+t.test('a durable cache: a checkpoint write is durable as it completes, an uncompleted one is pending', async (t) => {
+  const c = (seq: number, tUs: number): OrderEvent => ({ kind: 'complete', seq, tUs });
+  const events: OrderEvent[] = [w(1, LOG_AT + 4096, 100), c(1, 150), w(2, 9 << 20, 160), f(3, 1, 170), w(3, LOG_AT + 4096, 200), { kind: 'cut', next: 4, tUs: 300 }];
+  t.match(describeDeviceOrder(events, map, { rel: REDO_LOG, block: 4096 }), { checkpointWrite: { seq: 1 }, checkpointDurableAt: { by: 'complete', flush: null, boundary: 2, atUs: 150 } }, 'seq 3 never completed');
+});
+
 t.test("MySQL's checkpoint is looked for in the redo file that holds it", async (t) => {
   const REDO_AT = 12 << 20;
   const redo: MappedFile = { rel: './#innodb_redo/#ib_redo7', kind: null, size: 3 << 20, pageSize: null, firstPage: 0, extents: [{ logical: 0, physical: REDO_AT, length: 3 << 20, unwritten: false }] };

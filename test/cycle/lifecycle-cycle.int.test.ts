@@ -16,6 +16,9 @@ import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../rig/results/pa
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { checkJudged, checkTruth } from '../fixtures/judged-cycle.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const work = mkdtempSync(join(tmpdir(), 'rig-lifecycle-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -26,7 +29,7 @@ function scenario(kind: LifecycleKindName): ScenarioSettings {
     name: kind,
     runtime: 'local',
     server: { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' },
-    disk: { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 },
+    disk: { profile: LOCAL.name, model: LOCAL.device, atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 },
     load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150, mix: { 'write-only': 4, [kind]: 1 } },
     expect: 'recovers',
   };

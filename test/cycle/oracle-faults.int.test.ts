@@ -25,6 +25,9 @@ import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
 import type { CycleRecord, ScenarioSettings, ServerSettings, TornPage } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { rejudge, type Tamper } from '../fixtures/rejudge.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const work = mkdtempSync(join(tmpdir(), 'rig-oracle-faults-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -32,7 +35,7 @@ const runtime = createLocalRuntime();
 const PS = 16384;
 
 const server: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
-const disk = { atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
+const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
 const settings: ScenarioSettings = {
   name: 'oracle-faults', runtime: 'local', server, disk,
   load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150 },

@@ -33,6 +33,9 @@ import { isPageFree } from '../../rig/pages/page-allocation.js';
 import { readPageSync } from '../../rig/pages/read-page.js';
 import type { CycleRecord, FlushMethod, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const work = mkdtempSync(join(tmpdir(), 'rig-write-order-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -43,7 +46,7 @@ const NO_FSYNC_CYCLES = 2;
 
 function scenario(name: string, flushMethod: FlushMethod, doublewrite: boolean, maxSeconds: number): ScenarioSettings {
   const server = { engine: 'innodb' as const, doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
-  const disk = { atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
+  const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
     name,
     runtime: 'local',

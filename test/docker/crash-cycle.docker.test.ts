@@ -18,6 +18,9 @@ import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ServerRuntime } from '../../rig/runtime/types.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 import { rejudge } from '../fixtures/rejudge.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const image = 'powercut-rig/mariadb-offline:10.11';
 const runId = `cycle-test-${process.pid}`;
@@ -40,7 +43,7 @@ if (engine) {
 
   async function dockerCycle(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs']): Promise<{ dir: string; settings: ScenarioSettings; record: CycleRecord }> {
     const server: ServerSettings = { engine: 'innodb', doublewrite, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
-    const disk = { atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
+    const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
     const settings: ScenarioSettings = {
       name: `docker-${name}`, runtime: 'docker', image, server, disk,
       load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150 },

@@ -18,6 +18,9 @@ import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/re
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const image = 'powercut-rig/mariadb-offline:11.8';
 const runId = `mariadb118-test-${process.pid}`;
@@ -50,7 +53,7 @@ if (engine) {
 
   async function cycle(name: string, server: Partial<ServerSettings>, disk: Partial<ScenarioSettings['disk']>): Promise<CycleRecord> {
     const serverSettings: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M', ...server };
-    const diskSettings = { atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20, ...disk };
+    const diskSettings = { profile: LOCAL.name, model: LOCAL.device, atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20, ...disk };
     const settings: ScenarioSettings = {
       name: `docker-118-${name}`, runtime: 'docker', image, server: serverSettings, disk: diskSettings,
       load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150 },

@@ -19,6 +19,9 @@ import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 import type { Test } from 'tap';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const image = 'powercut-rig/mysql-offline:9.7';
 const runId = `mysql97-test-${process.pid}`;
@@ -51,7 +54,7 @@ if (engine) {
 
   async function cycle(name: string, server: Partial<ServerSettings>, disk: Partial<ScenarioSettings['disk']>, seed = 4): Promise<{ record: CycleRecord; log: string }> {
     const serverSettings: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M', ...server };
-    const diskSettings = { atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20, ...disk };
+    const diskSettings = { profile: LOCAL.name, model: LOCAL.device, atomicUnit: 4096, fs: 'ext4' as const, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20, ...disk };
     const settings: ScenarioSettings = {
       name: `docker-97-${name}`, runtime: 'docker', image, server: serverSettings, disk: diskSettings,
       load: { kind: 'builtin', connections: 4, tables: 4, rows: 5000, maxSeconds: 150 },

@@ -12,6 +12,9 @@ import { execa } from 'execa';
 import { loadJournal } from '../../faults/journal.js';
 import { sendCommand } from '../../faults/control-client.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const PAGE = 16384;
 const MiB = 1 << 20;
@@ -21,7 +24,7 @@ const flush = ['-c', 'fsync'];
 t.test('armed counts home writes whose copy is durable, and nothing else', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: null });
   t.teardown(() => disk.down());
   await disk.addCopyRange(0, 4 * PAGE);
   await disk.arm({ kind: 'armed', pendingPageWrites: 2 });
@@ -44,7 +47,7 @@ t.test('armed counts home writes whose copy is durable, and nothing else', async
 t.test('once the copy ranges are forgotten, armed counts every page write again', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-copies-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: null });
   t.teardown(() => disk.down());
   await disk.addCopyRange(0, 4 * PAGE);
   await disk.clearCopyRanges();
@@ -61,7 +64,7 @@ t.test('once the copy ranges are forgotten, armed counts every page write again'
 t.test('armed does not count page writes in a skip range', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-skips-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: null });
   t.teardown(() => disk.down());
   await disk.addSkipRange(MiB, MiB);
   t.equal((await disk.status()).skipRanges, 1);
@@ -84,7 +87,7 @@ t.test('armed does not count page writes in a skip range', async (t) => {
 t.test('after-writes does not count writes in a skip range either', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-skips-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: null });
   t.teardown(() => disk.down());
   await disk.addSkipRange(MiB, MiB);
   await disk.arm({ kind: 'after-writes', writes: 2 });
@@ -100,7 +103,7 @@ t.test('after-writes does not count writes in a skip range either', async (t) =>
 t.test('a skip range needs an offset and a length; the helper says so', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-skips-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, trigger: null });
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: null });
   t.teardown(() => disk.down());
   await t.rejects(sendCommand(disk.record.controlSocket, 'skip-range 4096'), /skip-range takes a device offset and a length above zero/);
   await t.rejects(sendCommand(disk.record.controlSocket, 'skip-range x 4096'), /skip-range takes a device offset and a length above zero/);

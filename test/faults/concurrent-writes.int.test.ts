@@ -15,6 +15,9 @@ import { makePlan } from '../../faults/crash-plan.js';
 import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const REGION = 4 << 20;
 
@@ -40,7 +43,7 @@ t.test('concurrent writes roll back and land exactly', async (t) => {
   }
   const dir = mkdtempSync(join(tmpdir(), 'rig-concurrent-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, model: LOCAL.device, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   await execa('fio', fio(disk.target, 1));
   await execa('xfs_io', ['-c', 'fsync', disk.target]); // the flush: round 1 is durable
@@ -74,7 +77,7 @@ t.test('a cut among writes under way: both replies count exactly what the journa
   for (let round = 1; round <= 5; round++) {
     const dir = mkdtempSync(join(tmpdir(), 'rig-concurrent-cut-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, trigger: { kind: 'manual' } });
+    const disk = await startDisk({ dir, sizeBytes: 16 << 20, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, model: LOCAL.device, trigger: { kind: 'manual' } });
     t.teardown(() => disk.down());
     const writing = execa('fio', [...fio(disk.target, round), '--io_size=64M'], { reject: false });
     const waiting = disk.waitCut(30_000);

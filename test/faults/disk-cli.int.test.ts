@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -55,11 +55,15 @@ t.test('bad input: one line on stderr, exit 2, nothing left behind', async (t) =
     const { stdout } = await execa('sh', ['-c', `command -v ${tool}`]);
     symlinkSync(stdout.trim(), join(bin, tool));
   }
+  const badProfile = join(root, 'bad-profile.yml');
+  writeFileSync(badProfile, 'cache: durable\nlatency: 1ms\n');
   const cases: { name: string; args: string[]; env?: Record<string, string>; says: RegExp }[] = [
     { name: 'unknown atomic size', args: ['--atomic', '12k'], says: /^rig: --atomic: 12k is not a power of two; use 512, 4k, 8k, 16k, 32k or 64k$/ },
     { name: 'size too small for the filesystem', args: ['--fs', 'xfs', '--size', '64M'], says: /^rig: --size: 64M is too small for xfs; use 300M or more$/ },
     // stands in for a host without FUSE: preflight looks for the device node named here
     { name: 'no /dev/fuse', args: [], env: { RIG_DEV_FUSE: '/nonexistent' }, says: /\/nonexistent does not exist/ },
+    { name: 'unknown profile', args: ['--profile', 'ssd'], says: /^rig: --profile: 'ssd' is not a shipped profile; use essd, local, nvme or pmem, or a file path \(copy one from faults\/profiles\/\)$/ },
+    { name: 'profile file with an unknown key', args: ['--profile', badProfile], says: /^rig: --profile: \S+bad-profile\.yml: unknown key; the keys are cache, writeLatency, flushLatency, iops, bandwidth, queueDepth; see faults\/profiles\/local\.yml for the format$/ },
     { name: 'missing mkfs tool', args: ['--fs', 'xfs', '--size', '320M'], env: { PATH: bin }, says: /mkfs\.xfs is not installed.*apt-get install xfsprogs/ },
   ];
   for (const c of cases) {
@@ -88,6 +92,23 @@ t.test('bad input: a --dir already in use', async (t) => {
   t.match(String(second.stderr).trim(), /^rig: --dir: \S+ is already in use by a power-fail disk; take that disk down first, or use another folder$/);
   t.equal(String(second.stderr).trim().split('\n').length, 1, 'one line');
   t.same(leftoversUnder(dir), before, 'the first disk untouched, nothing added');
+  const down = await rig(['disk', 'down', '--dir', dir], env);
+  t.equal(down.exitCode, 0, `down: ${down.stderr}`);
+  t.same(leftoversUnder(dir), [], 'down leaves nothing');
+});
+
+t.test('rig disk up --profile nvme: a durable cache, where completed writes are never pending', async (t) => {
+  const dir = workDir(t);
+  const up = await rig(['disk', 'up', '--dir', dir, '--size', '16M', '--fs', 'none', '--trigger', 'manual', '--profile', 'nvme'], env);
+  t.equal(up.exitCode, 0, `up: ${up.stderr}`);
+  t.match(up.stderr, /profile nvme \(durable cache\)/);
+  const dev = String(up.stdout).trim();
+  await execa('dd', ['if=/dev/urandom', `of=${dev}`, 'bs=16k', 'count=8', 'oflag=direct']);
+  const status = await rig(['disk', 'status', '--dir', dir], env);
+  t.match(status.stdout, /^cache\s+durable: 8 writes durable as they completed; 0 requests in service, 0 queued$/m);
+  t.match(status.stdout, /^journal\s+0 writes pending/m);
+  const cut = await rig(['disk', 'cut', '--dir', dir], env);
+  t.equal(cut.stdout, 'cut: 0 writes pending (0 of page size or more)', 'the 8 completed writes survive any plan');
   const down = await rig(['disk', 'down', '--dir', dir], env);
   t.equal(down.exitCode, 0, `down: ${down.stderr}`);
   t.same(leftoversUnder(dir), [], 'down leaves nothing');

@@ -16,6 +16,9 @@ import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { DiskError } from '../../faults/disk-error.js';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const MiB = 1 << 20;
 
@@ -23,7 +26,7 @@ const MiB = 1 << 20;
 async function rawDisk(t: Test): Promise<{ dir: string; disk: PowerFailDisk }> {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 * MiB, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   return { dir, disk };
 }
@@ -91,7 +94,7 @@ t.test('a trigger whose dump failed: wait-cut is an error, rig disk down exits 3
 t.test('a big journal: status answers while it is dumped, the cut once it is written', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rig-errors-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 512 * MiB, trigger: { kind: 'manual' } });
+  const disk = await startDisk({ dir, sizeBytes: 128 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 512 * MiB, model: LOCAL.device, trigger: { kind: 'manual' } });
   t.teardown(() => disk.down());
   await execa('dd', ['if=/dev/urandom', `of=${disk.target}`, 'bs=1M', 'count=96', 'oflag=direct', 'status=none']);
   const started = Date.now();

@@ -14,6 +14,9 @@ import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import { makeProgram, splitAtCut, xfsIoArgs, type ProgramWrite, type Step } from '../fixtures/write-program.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const SECTOR = 512;
 const PLANS_PER_RUN = 40;
@@ -82,7 +85,7 @@ async function runProgram(t: Test, run: Run): Promise<{ steps: Step[]; journal: 
   const dir = mkdtempSync(join(tmpdir(), 'rig-model-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const trigger: TriggerSpec = run.cutAfter ? { kind: 'after-writes', writes: run.cutAfter } : { kind: 'manual' };
-  const disk = await startDisk({ dir, sizeBytes: 4 << 20, fs: 'none', atomicUnit: run.unit, pageSize: 16384, journalMaxBytes: 256 << 20, trigger });
+  const disk = await startDisk({ dir, sizeBytes: 4 << 20, fs: 'none', atomicUnit: run.unit, pageSize: 16384, journalMaxBytes: 256 << 20, model: LOCAL.device, trigger });
   t.teardown(() => disk.down());
   const steps = makeProgram({ seed: run.seed, writes: 200, regionBytes: 1 << 20, flushChance: 0.08, mix: run.mix });
   const writer = execa('xfs_io', xfsIoArgs(steps, disk.target), { reject: false });

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { DATADIR_FILESYSTEMS, FILESYSTEMS } from '../../faults/filesystems.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const root = mkdtempSync(join(tmpdir(), 'rig-filesystems-'));
 t.teardown(() => rmSync(root, { recursive: true, force: true }));
@@ -18,7 +21,7 @@ for (const fs of DATADIR_FILESYSTEMS) {
   t.test(`${fs} on ${FILESYSTEMS[fs].minBytes / 2 ** 20} MiB`, async (t) => {
     const dir = join(root, fs);
     const disk = await startDisk({
-      dir, fs, sizeBytes: FILESYSTEMS[fs].minBytes, atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, trigger: null,
+      dir, fs, sizeBytes: FILESYSTEMS[fs].minBytes, atomicUnit: 4096, pageSize: 16384, journalMaxBytes: 256 << 20, model: LOCAL.device, trigger: null,
     });
     t.teardown(() => disk.down());
     const file = join(disk.target, 'data', 'db', 't.ibd');

@@ -13,6 +13,9 @@ import { diskEnvironmentFromEnv } from '../../faults/disk-environment.js';
 import { FILESYSTEMS } from '../../faults/filesystems.js';
 import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { indexRecording, readRecordedData, RECORDING_FILE, type RecordedEvent, type RecordedWrite, type Recording } from '../../faults/recording.js';
+import { shippedProfile } from '../../faults/device-profile.js';
+
+const LOCAL = shippedProfile('local');
 
 const KiB = 1024;
 const MiB = 1 << 20;
@@ -32,7 +35,7 @@ async function recordedDisk(t: Test, dir: string, start: string, fs: 'none' | 'e
   const path = join(dir, 'disk', RECORDING_FILE);
   const disk = await startDisk({
     dir: join(dir, 'disk'), sizeBytes: statSync(start).size, fs, atomicUnit: 4096, pageSize: 16 * KiB,
-    journalMaxBytes: 64 * MiB, trigger: null, fromImage: start, record: { path, maxBytes },
+    journalMaxBytes: 64 * MiB, model: LOCAL.device, trigger: null, fromImage: start, record: { path, maxBytes },
   });
   t.teardown(() => disk.down());
   return { disk, path };
@@ -184,14 +187,14 @@ t.test('the helper refuses --record without --record-max, and a bound too small 
   const helper = diskEnvironmentFromEnv().helperPath;
   const image = join(dir, 'image.img');
   writeFileSync(image, Buffer.alloc(MiB));
-  const base = [`--image=${image}`, `--control=${join(dir, 'c.sock')}`, `--journal=${join(dir, 'j.bin')}`, '--unit=4096', '--page-size=16384', '--journal-max=1048576'];
+  const base = [`--image=${image}`, `--control=${join(dir, 'c.sock')}`, `--journal=${join(dir, 'j.bin')}`, '--unit=4096', '--page-size=16384', '--journal-max=1048576', '--cache=volatile'];
   for (const [name, extra] of [['no --record-max', [`--record=${join(dir, 'r.pfr')}`]], ['a bound of 40 bytes', [`--record=${join(dir, 'r.pfr')}`, '--record-max=40']], ['--record-max alone', ['--record-max=100000']]] as const) {
     const r = await execa(helper, [...base, ...extra, dir], { reject: false, timeout: 10_000 });
     t.equal(r.exitCode, 2, `${name}: usage error`);
     t.match(r.stderr, /--record=FILE needs --record-max=BYTES \(at least 68\)/, `${name}: says why`);
   }
   await t.rejects(startDisk({
-    dir: join(dir, 'disk'), sizeBytes: MiB, fs: 'none', atomicUnit: 4096, pageSize: 16 * KiB, journalMaxBytes: MiB,
+    dir: join(dir, 'disk'), sizeBytes: MiB, fs: 'none', atomicUnit: 4096, pageSize: 16 * KiB, journalMaxBytes: MiB, model: LOCAL.device,
     trigger: null, record: { path: join(dir, 'r.pfr'), maxBytes: 10 },
   }), /helper did not come up: pfdisk: --record=FILE needs --record-max/, 'startDisk passes the bound on and reports the refusal');
 });
@@ -207,7 +210,7 @@ t.test('a recording that runs out of space stops, says so, and the disk goes on'
   const path = join(small, RECORDING_FILE);
   const disk = await startDisk({
     dir: join(dir, 'disk'), sizeBytes: 16 * MiB, fs: 'none', atomicUnit: 4096, pageSize: 16 * KiB,
-    journalMaxBytes: 64 * MiB, trigger: null, fromImage: start, record: { path, maxBytes: 256 * MiB },
+    journalMaxBytes: 64 * MiB, model: LOCAL.device, trigger: null, fromImage: start, record: { path, maxBytes: 256 * MiB },
   });
   t.teardown(() => disk.down());
   const program = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [...pwrite(0xe0 + i, i * MiB, MiB), ...fsync]);

@@ -7,6 +7,7 @@ import { FINDINGS, FINDING_IDS } from '../../rig/findings/catalog.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { cycleRecord, tornPage } from '../fixtures/cycle-record.js';
+import { shippedProfile } from '../../faults/device-profile.js';
 
 const settings = (server: Partial<ScenarioSettings['server']>, disk: Partial<ScenarioSettings['disk']> = {}): ScenarioSettings => ({
   name: 's', runtime: 'local', server: { ...DEFAULT_SERVER, ...server }, disk: { ...DEFAULT_DISK, ...disk }, load: DEFAULT_LOAD, expect: 'recovers',
@@ -29,6 +30,9 @@ t.test('o-direct-no-fsync: doublewrite on, O_DIRECT_NO_FSYNC and an in-use torn 
   const freed: CycleRecord = { ...noCopy, tornPagesBefore: noCopy.tornPagesBefore.map((p) => ({ ...p, freedAfter: true })) };
   t.notOk(m(freed), 'freed pages hold no data');
   t.notOk(m({ ...noCopy, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT' }) }), 'another flush method');
+  const essd = shippedProfile('essd');
+  t.notOk(m({ ...noCopy, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' }, { profile: essd.name, model: essd.device }) }),
+    'a durable cache: a completed copy is durable, so the same break is no known finding');
 });
 
 t.test('mysql-o-direct-dblwr: MySQL, doublewrite on, O_DIRECT and an in-use torn page lost with its copy in flight', async (t) => {
@@ -45,6 +49,8 @@ t.test('mysql-o-direct-dblwr: MySQL, doublewrite on, O_DIRECT and an in-use torn
   t.notOk(m({ ...lost, settings: settings({ doublewrite: true, flushMethod: 'fsync' }) }), 'fsync flushes the doublewrite files first');
   t.notOk(m({ ...lost, server: { version: 'mariadbd 10.11.19-MariaDB', innodb: [] } }), 'not MySQL');
   t.notOk(m({ ...lost, tornPagesBefore: lost.tornPagesBefore.map((p) => ({ ...p, doublewrite: { ...p.doublewrite, inFlight: [] } })) }), 'no copy in flight');
+  const nvme = shippedProfile('nvme');
+  t.notOk(m({ ...lost, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT' }, { profile: nvme.name, model: nvme.device }) }), 'a durable cache');
 });
 
 t.test('unaligned-16k: doublewrite off, a page-sized atomic unit, torn pages and page writes that straddled it', async (t) => {

@@ -1,5 +1,6 @@
 /** A cycle's scenario settings, seed and evidence identifiers as a definition list. */
 import { doublewriteMode } from '../../../rig/results/doublewrite-mode.js';
+import { describeDevice } from '../../../rig/results/device-text.js';
 import { showMix } from '../../../rig/load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../../rig/results/page-zero.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
@@ -24,6 +25,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
     ['page size', formatBytes(server.pageSize)],
     ['flush method', server.flushMethod],
     ['buffer pool / redo', `${server.bufferPool} / ${server.redoSize}`],
+    ['device profile', describeDevice(disk)],
     ['atomic unit', formatBytes(disk.atomicUnit)],
     ['filesystem', disk.fs],
     ['trigger', triggerText(cycle)],

@@ -26,7 +26,7 @@ function deviceLine(w: WriteOrderCheck): Html | null {
   if (!d) return html`<p class="sub muted">The disk kept no order log for this cycle.</p>`;
   const durable = d.checkpointDurableAt;
   const write = d.checkpointWrite ? `The checkpoint block reached the disk as write ${d.checkpointWrite.seq}` : 'The checkpoint block reached the disk before the order log’s window';
-  const by = !durable ? '' : durable.by === 'flush' ? `; flush #${durable.flush} made it durable` : '; the journal bound retired it as durable';
+  const by = !durable ? '' : durable.by === 'flush' ? `; flush #${durable.flush} made it durable` : durable.by === 'complete' ? '; it was durable as it completed (a durable cache)' : '; the journal bound retired it as durable';
   const since = d.flushesSinceCheckpoint === null ? '' : `, and ${formatCount(d.flushesSinceCheckpoint)} more flushes completed`;
   const cut = durable && d.cutUs !== null ? ` before the cut ${ms(d.cutUs - durable.atUs)} later` : '';
   return html`<p class="sub">${write}${by}${since}${cut}. The journal bound retired ${formatCount(d.retired)} writes in the log’s window (${formatCount(d.events)} events).</p>`;

@@ -18,6 +18,7 @@ import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
 import { checkAtomicUnit, checkSize, showSize } from '../../../faults/sizes.js';
 import { processAlive } from '../../../faults/system.js';
 import { checkTrigger, formatTrigger } from '../../../faults/trigger.js';
+import { readDeviceProfile, shippedProfileNames } from '../../../faults/device-profile.js';
 
 /** The disk's settings by the flags that set them, for its errors. */
 const DISK_FLAGS: SettingFlags = {
@@ -33,6 +34,7 @@ interface UpOptions {
   trigger: string;
   pageSize: string;
   cacheBound: string;
+  profile: string;
   ownerPid?: string;
 }
 
@@ -57,9 +59,10 @@ async function up(opts: UpOptions): Promise<number> {
     journalMaxBytes: flagValue('--cache-bound', checkSize(opts.cacheBound, 1, '256M')),
     trigger: flagValue('--trigger', checkTrigger(opts.trigger, true)),
   };
+  const profile = flagValue('--profile', readDeviceProfile(opts.profile));
   const ownerPid = parseOwnerPid(opts.ownerPid);
   return runInterruptible(async (signal) => {
-    const disk = await startDisk({ ...settings, signal, environment: contextFromEnv().disk });
+    const disk = await startDisk({ ...settings, model: profile.device, signal, environment: contextFromEnv().disk });
     if (signal.aborted) {
       await disk.down();
       return 130;
@@ -69,7 +72,7 @@ async function up(opts: UpOptions): Promise<number> {
     process.stdout.write(`${disk.target}\n`);
     process.stderr.write(
       `power-fail disk up: ${settings.fs} on ${disk.record.loopDevice}, atomic ${settings.atomicUnit} B, ` +
-        `trigger ${formatTrigger(settings.trigger)}; 'rig disk down --dir ${opts.dir}' ends it\n`,
+        `profile ${profile.name} (${profile.device.cache} cache), trigger ${formatTrigger(settings.trigger)}; 'rig disk down --dir ${opts.dir}' ends it\n`,
     );
     return 0;
   });
@@ -102,6 +105,7 @@ async function status(opts: { dir: string; json?: boolean }): Promise<void> {
     `target        ${disk.target}`,
     `cut          ${s.cut ? `yes (${s.cutReason}), ${s.cutPending} writes were pending` : 'no'}`,
     `trigger      ${s.trigger}${s.triggerN ? ' ' + s.triggerN : ''}`,
+    `cache        ${s.cache}${s.cache === 'durable' ? `: ${s.completedDurable} writes durable as they completed` : ''}; ${s.inService} requests in service, ${s.queued} queued`,
     `journal      ${s.pending} writes pending, ${s.pendingPageWrites} of page size, ${s.journalBytes} bytes held`,
     `since armed  ${s.writes} writes, ${s.flushes} flushes, ${s.reads} reads`,
     `page writes  ${s.pageWrites}, ${s.pageWritesMisaligned} misaligned, ${s.pageWritesStraddling} straddling a ${s.unit}-byte unit`,
@@ -143,6 +147,7 @@ export function register(program: Command): void {
     .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", formatTrigger(DEFAULT_DISK.trigger))
     .option('--page-size <size>', 'page size the armed trigger counts', showSize(DEFAULT_SERVER.pageSize))
     .option('--cache-bound <size>', 'unflushed data the disk keeps; past it the oldest writes retire as durable', showSize(DEFAULT_DISK.journalMaxBytes))
+    .option('--profile <name|file>', `device profile: its write cache and timing, ${shippedProfileNames().join(', ')} (faults/profiles/) or a profile file`, DEFAULT_DISK.profile)
     .option('--owner-pid <pid>', 'tie the disk to this process: once it is gone, rig cleanup removes the disk')
     .action(runAction(up, DISK_FLAGS));
   disk.command('cut').description('cut power now').requiredOption('--dir <dir>').action(runAction(cut, DISK_FLAGS));
