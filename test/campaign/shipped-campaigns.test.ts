@@ -132,3 +132,14 @@ t.test('campaigns/explore.yml: the quick campaign\'s three scenarios in explore 
     t.same(s.settings.disk.trigger, { kind: 'at-time', ms: 5000 });
   }
 });
+
+t.test('campaigns/perf.yml: the perf comparison on essd and local, each next to never-torn cuts of the same setting', async (t) => {
+  const c = await loadCampaign('campaigns/perf.yml');
+  const perf = c.scenarios.filter((s) => s.settings.perf);
+  t.same(perf.map((s) => [s.settings.disk.profile, s.cycles >= 3]), [['essd', true], ['local', true]]);
+  for (const p of perf) {
+    const safety = c.scenarios.filter((s) => !s.settings.perf && s.settings.disk.profile === p.settings.disk.profile);
+    t.same(safety.map((s) => [s.settings.expect, s.settings.server.doublewrite, s.settings.disk.fs, s.settings.disk.atomicUnit, s.settings.server.bufferPool]),
+      [['never-torn', false, p.settings.disk.fs, p.settings.disk.atomicUnit, p.settings.server.bufferPool]], `${p.settings.name}: its safety half`);
+  }
+});
