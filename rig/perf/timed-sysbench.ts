@@ -6,7 +6,7 @@
 import { execa } from 'execa';
 import { rigFailure } from '../errors.js';
 import { DEFAULT_PERF } from '../defaults.js';
-import { sysbenchWriteOnlyArgs } from '../load/sysbench.js';
+import { sysbenchSeed, sysbenchWriteOnlyArgs } from '../load/sysbench.js';
 import { sysbenchFailure } from '../load/sysbench-report.js';
 import { findExecutable } from '../runtime/find-server-binary.js';
 import { readSysbenchSummary, type SysbenchSummary } from './sysbench-summary.js';
@@ -29,7 +29,7 @@ export function timedSysbenchArgs(run: TimedSysbench): string[] {
     '--rand-type=special',
     `--rand-spec-pct=${DEFAULT_PERF.randSpecPct}`,
     '--percentile=99',
-    `--rand-seed=${run.seed}`,
+    `--rand-seed=${sysbenchSeed(run.seed)}`,
     'run',
   ];
 }
