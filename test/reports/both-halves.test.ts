@@ -52,3 +52,12 @@ t.test('a profile named with markup is shown as text', async (t) => {
   t.notMatch(section, /<img/);
   t.match(section, /on profile &lt;img src=x onerror=alert\(1\)&gt;/);
 });
+
+t.test('a perf scenario is in no table of cut scenarios, and a failed pair is named in the headline', async (t) => {
+  const results = await resultsWithPerf();
+  const page = renderReport({ results });
+  t.notMatch(page, /id="scenario-perf-essd"/, 'not in the scenarios table');
+  t.match(page, /every expectation held: 3 scenarios/, 'the headline counts the scenarios that cut');
+  const failedRun = { ...results, outcome: 'rig-error' as const };
+  t.match(renderReport({ results: failedRun }), /the rig itself failed in 1 of 4 perf pairs; no database finding is claimed \(first: sysbench failed: &lt;b&gt;FATAL&lt;\/b&gt;\)/);
+});
