@@ -9,6 +9,7 @@ import { describeExercise } from '../rig/results/exercise-claim.js';
 import { contradictedCycles } from '../rig/results/summarize.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
 import { describeStraddleTargets, tallyStraddles } from './straddles.js';
+import { cutScenarios } from './cut-scenarios.js';
 
 export type CampaignStatus = 'pass' | 'fail' | 'rig-error' | 'running';
 
@@ -59,14 +60,15 @@ export function campaignHeadline(results: CampaignResults): Headline {
     why = `partial results: ${cycles} of ${planned} cycles run so far`;
   } else if (status === 'rig-error') {
     const errors = results.cycles.filter((c) => c.verdict === 'rig-error');
-    const first = errors[0]?.error ?? errors[0]?.reason;
-    why = `the rig itself failed in ${errors.length} of ${plural(cycles, 'cycle')}; no database finding is claimed` +
-      (first ? ` (first: ${first})` : '');
+    const pairs = (results.perf ?? []).filter((p) => p.error !== null);
+    const first = errors[0]?.error ?? errors[0]?.reason ?? pairs[0]?.error;
+    const where = errors.length || !pairs.length ? `${errors.length} of ${plural(cycles, 'cycle')}` : `${pairs.length} of ${plural(results.perf!.length, 'perf pair')}`;
+    why = `the rig itself failed in ${where}; no database finding is claimed` + (first ? ` (first: ${first})` : '');
   } else if (status === 'fail' || failed.length > 0) {
-    why = `${failed.length} of ${plural(results.scenarios.length, 'scenario')} contradicted their expectation: ` +
+    why = `${failed.length} of ${plural(cutScenarios(results).length, 'scenario')} contradicted their expectation: ` +
       failed.map((s) => scenarioProblem(s, results.cycles)).join('; ');
   } else {
-    why = `every expectation held: ${plural(results.scenarios.length, 'scenario')}, ${plural(cycles, 'cycle')}` +
+    why = `every expectation held: ${plural(cutScenarios(results).length, 'scenario')}, ${plural(cycles, 'cycle')}` +
       negativeControlNote(results.scenarios);
   }
   const shown: CampaignStatus = status === 'pass' && failed.length > 0 ? 'fail' : status;

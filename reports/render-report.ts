@@ -8,6 +8,7 @@ import type { CampaignResults } from '../rig/results/types.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { html, trusted } from './html.js';
 import { campaignHeadline } from './outcome.js';
+import { bothHalvesSection } from './sections/both-halves.js';
 import { cyclesSection } from './sections/cycles.js';
 import type { LogSource } from './sections/cycle/log-excerpt.js';
 import { environmentSection, statsStrip } from './sections/environment.js';
@@ -49,8 +50,9 @@ export function renderReport(input: ReportInput): string {
 <body><main>
 ${headlineSection(results)}
 ${statsStrip(results)}
-<nav class="toc"><a href="#matrix">Matrix</a><a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#environment">Environment</a></nav>
+<nav class="toc"><a href="#matrix">Matrix</a>${results.perf ? html`<a href="#both-halves">Safety and benefit</a>` : null}<a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#environment">Environment</a></nav>
 ${matrixSection(results)}
+${bothHalvesSection(results)}
 ${scenariosSection(results)}
 ${cyclesSection(results, input.logs ?? new Map())}
 ${environmentSection(results)}

@@ -3,10 +3,11 @@ import type { CampaignResults } from '../../rig/results/types.js';
 import { html, type Html } from '../html.js';
 import { cycleDetails } from './cycle/cycle-details.js';
 import type { LogSource } from './cycle/log-excerpt.js';
+import { cutScenarios } from '../cut-scenarios.js';
 
 export function cyclesSection(results: CampaignResults, evidence: ReadonlyMap<string, LogSource>): Html {
   const failing = results.cycles.filter((c) => !c.expectationHeld).length;
-  const names = [...new Set([...results.scenarios.map((s) => s.name), ...results.cycles.map((c) => c.scenario)])];
+  const names = [...new Set([...cutScenarios(results).map((s) => s.name), ...results.cycles.map((c) => c.scenario)])];
   return html`<section id="cycles"><h2>Cycles</h2>
 <div class="toolbar"><button type="button" data-action="expand">Expand all</button><button type="button" data-action="collapse">Collapse all</button>
 <button type="button" data-action="only-failing" aria-pressed="false">Only problems (${failing})</button>

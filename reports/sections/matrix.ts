@@ -10,6 +10,7 @@ import { DOUBLEWRITE_MODES, doublewriteMode, type DoublewriteMode } from '../../
 import { VERDICT_ORDER, VERDICT_LABELS, formatUnit } from '../format.js';
 import { html, anchorId, type Html } from '../html.js';
 import { STATUS_RANK, STATUS_TEXT, scenarioStatus } from '../outcome.js';
+import { cutScenarios } from '../cut-scenarios.js';
 
 interface Axis {
   key: string;
@@ -46,7 +47,7 @@ function serverLabel(s: ScenarioSummary, cycles: readonly CycleRecord[]): string
 }
 
 function rowShape(results: CampaignResults): RowShape {
-  const scenarios = results.scenarios;
+  const scenarios = cutScenarios(results);
   const labels = new Map(scenarios.map((s) => [s.name, serverLabel(s, results.cycles)]));
   return {
     pageSizes: unique(scenarios.map((s) => s.settings.server.pageSize)).length > 1,
@@ -73,7 +74,7 @@ function rowKey(s: ScenarioSummary, shape: RowShape): string {
 }
 
 export function matrixSection(results: CampaignResults): Html {
-  const scenarios = results.scenarios;
+  const scenarios = cutScenarios(results);
   if (scenarios.length === 0) return html`<section id="matrix"><h2>Matrix</h2><p class="muted">No scenarios.</p></section>`;
   const columns = columnsOf(scenarios);
   const shape = rowShape(results);

@@ -8,6 +8,7 @@ import { describeExercise, isVacuous } from '../../rig/results/exercise-claim.js
 import { STATUS_TEXT, scenarioStatus } from '../outcome.js';
 import { describeStraddleTargets, straddleIsBad, tallyStraddles } from '../straddles.js';
 import { verdictChip } from './verdict-chip.js';
+import { cutScenarios } from '../cut-scenarios.js';
 
 export function settingsSummary(s: ScenarioSettings): string {
   return [
@@ -25,7 +26,7 @@ export function settingsSummary(s: ScenarioSettings): string {
 export function scenariosSection(results: CampaignResults): Html {
   return html`<section id="scenarios"><h2>Scenarios</h2>
 <table class="scenarios"><thead><tr><th>Result</th><th>Scenario</th><th>Expectation</th><th class="num">Cycles</th><th class="num">Torn</th><th>Exercised</th><th>Verdicts</th></tr></thead>
-<tbody>${results.scenarios.map((s) => scenarioRow(s, results.cycles.filter((c) => c.scenario === s.name)))}</tbody></table></section>`;
+<tbody>${cutScenarios(results).map((s) => scenarioRow(s, results.cycles.filter((c) => c.scenario === s.name)))}</tbody></table></section>`;
 }
 
 function scenarioRow(s: ScenarioSummary, cycles: CycleRecord[]): Html {

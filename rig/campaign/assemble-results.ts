@@ -6,6 +6,8 @@
 import { campaignOutcome, cyclesPerHour, summarizeScenarios, type ScenarioPlan } from '../results/summarize.js';
 import type { CampaignResults, CycleRecord, Environment } from '../results/types.js';
 import type { Shard } from './types.js';
+import type { PerfPairRecord } from '../perf/perf-record.js';
+import { withPerfTrouble } from '../perf/perf-outcome.js';
 
 export interface RunFacts {
   campaign: string;
@@ -28,6 +30,7 @@ export function assembleResults(
   records: CycleRecord[],
   finishedAt: string | null,
   rate: RunRate,
+  perf?: PerfPairRecord[], // mode: perf scenarios' pairs; absent when the campaign has none
 ): CampaignResults {
   const scenarios = summarizeScenarios(plans, records);
   return {
@@ -36,7 +39,8 @@ export function assembleResults(
     finishedAt,
     scenarios,
     cycles: records,
-    outcome: campaignOutcome(scenarios, finishedAt !== null),
+    ...(perf ? { perf } : {}),
+    outcome: withPerfTrouble(campaignOutcome(scenarios, finishedAt !== null), perf ?? []),
     cyclesPerHour: cyclesPerHour(rate.cycles, rate.since, finishedAt),
   };
 }

@@ -104,7 +104,7 @@ function planVariant(variant: MatrixVariant, at: PropertyKey[], defaults: Scenar
     throw fail({ path: where(problem.path), message: problem.message + suffix(problem.path) });
   }
   const { settings, cycles: fileCycles, stray } = resolveScenario(defaults, parsed.data);
-  if (stray) throw fail({ path: where([stray]), message: `${stray} is for explore mode; add mode: explore, or remove ${stray}` });
+  if (stray) throw fail({ path: where(stray.path), message: stray.message });
   const problem = checkSettings(settings);
   if (problem) {
     const path = problem.key.split('.');

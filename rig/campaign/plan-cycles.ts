@@ -20,8 +20,8 @@ export function planCycles(campaign: Pick<Campaign, 'scenarios'>): PlannedCycle[
   return cycles;
 }
 
-/** The records a run of these cycles makes: one per live cycle, `states` per explore cycle. */
+/** The cycle records a run of these cycles makes: one per live cycle, `states` per explore cycle, none per perf pair. */
 export function recordsPlanned(campaign: Pick<Campaign, 'scenarios'>, cycles: Pick<PlannedCycle, 'scenario'>[]): number {
-  const states = new Map(campaign.scenarios.map((s) => [s.settings.name, s.settings.explore?.states ?? 1]));
+  const states = new Map(campaign.scenarios.map((s) => [s.settings.name, s.settings.perf ? 0 : (s.settings.explore?.states ?? 1)]));
   return cycles.reduce((n, c) => n + (states.get(c.scenario) ?? 1), 0);
 }

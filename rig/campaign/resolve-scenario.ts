@@ -9,18 +9,26 @@ import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_EXPLORE_TRIGGER, DEFAULT_LOAD, D
 import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
 import { formatSize } from '../../faults/sizes.js';
+import { resolvePerfScenario } from './resolve-perf-scenario.js';
 
 export interface ResolvedScenario {
   settings: ScenarioSettings;
   cycles: number | null; // null: neither the scenario nor the defaults said
-  stray?: 'states' | 'pick'; // an explore key on a live scenario
+  stray?: StrayKey; // a key the scenario's mode has no use for, or one perf mode sets itself
+}
+
+export interface StrayKey {
+  path: string[];
+  message: string;
 }
 
 export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenario): ResolvedScenario {
   const server = { ...defaults.server, ...scenario.server };
   const disk = { ...defaults.disk, ...scenario.disk };
   const load = { ...defaults.load, ...scenario.load };
-  const explore = (scenario.mode ?? defaults.mode) === 'explore';
+  const mode = scenario.mode ?? defaults.mode ?? 'live';
+  const explore = mode === 'explore';
+  if (mode === 'perf') return resolvePerfScenario(defaults, scenario);
   const settings: ScenarioSettings = {
     name: scenario.name,
     runtime: scenario.runtime ?? defaults.runtime ?? DEFAULT_RUNTIME,
@@ -54,7 +62,9 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
   if (explore) {
     settings.explore = { states: scenario.states ?? defaults.states ?? DEFAULT_EXPLORE.states, pick: scenario.pick ?? defaults.pick ?? DEFAULT_EXPLORE.pick };
   }
-  const stray = scenario.mode !== 'explore' ? (['states', 'pick'] as const).find((k) => scenario[k] !== undefined) : undefined;
-  return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null, ...(stray && !settings.explore ? { stray } : {}) };
+  const key = (['states', 'pick'] as const).find((k) => scenario[k] !== undefined);
+  const stray: StrayKey | undefined = !settings.explore && key ? { path: [key], message: `${key} is for explore mode; add mode: explore, or remove ${key}` }
+    : scenario.seconds !== undefined ? { path: ['seconds'], message: 'seconds is for perf mode; add mode: perf, or remove seconds' } : undefined;
+  return { settings, cycles: scenario.cycles ?? defaults.cycles ?? null, ...(stray ? { stray } : {}) };
 }
 

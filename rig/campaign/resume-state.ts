@@ -10,10 +10,12 @@ import { badInput } from '../errors.js';
 import { loadResults } from '../results/load-results.js';
 import type { CampaignResults, CycleRecord } from '../results/types.js';
 import type { Campaign, PlannedCycle, Shard } from './types.js';
+import type { PerfPairRecord } from '../perf/perf-record.js';
 
 export interface ResumeState {
   startedAt: string;
   finished: CycleRecord[];
+  finishedPerf: PerfPairRecord[]; // mode: perf pairs, each a cycle of its scenario
 }
 
 /** The earlier run in `dir`, or null when there is none to continue. */
@@ -27,7 +29,8 @@ export async function readResumeState(dir: string, campaign: Campaign, shard: Sh
   const seeds = new Map(planned.map((c) => [c.id, c.seed]));
   // an explore state is the recording cycle's: its own seed is its plan's
   const finished = results.cycles.filter((c) => (c.explore ? seeds.get(c.explore.run) === c.explore.runSeed : seeds.get(c.id) === c.seed));
-  return { startedAt: results.startedAt, finished };
+  const finishedPerf = (results.perf ?? []).filter((p) => seeds.get(p.id) === p.seed);
+  return { startedAt: results.startedAt, finished, finishedPerf };
 }
 
 function differenceFrom(results: CampaignResults, campaign: Campaign, shard: Shard | null): string | null {

@@ -5,12 +5,16 @@
  * at the end come junit.xml and the HTML report. A cycle interrupted by a signal is not recorded:
  * its own teardown has run, and the abort is rethrown.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runCycle } from '../cycle/run-cycle.js';
 import { runExplore } from '../explore/run-explore.js';
 import { checkAborted } from '../interrupts.js';
+import { measurePair } from '../perf/measure-pair.js';
+import type { PerfPairRecord } from '../perf/perf-record.js';
+import { perfPairLine } from '../perf/perf-summary.js';
 import { countByScenario } from './shard.js';
 import type { ScenarioPlan } from '../results/summarize.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings } from '../results/types.js';
@@ -31,6 +35,7 @@ export interface CampaignRunInput {
   campaign: Campaign;
   cycles: PlannedCycle[]; // this run's share, in order
   finished: CycleRecord[]; // recorded by an earlier, interrupted run (--resume)
+  finishedPerf?: PerfPairRecord[]; // the same, of mode: perf scenarios
   dir: string; // absolute
   dirLabel: string; // DIR as the user wrote it, for the repro commands
   facts: RunFacts;
@@ -57,36 +62,51 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
   for (const list of records.values()) for (const record of list) keeper.adopt(record);
   let ran = 0;
   let judged = [...records.values()].reduce((sum, list) => sum + list.length, 0);
+  const pairs = new Map((input.finishedPerf ?? []).map((p) => [p.id, p]));
   const inOrder = () => cycles.flatMap((c) => records.get(c.id) ?? []);
-  const save = () => writeFileAtomic(join(dir, 'results.json'), json(assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since })));
+  const perfInOrder = () => (hasPerf(input.campaign) ? cycles.flatMap((c) => pairs.get(c.id) ?? []) : undefined);
+  const save = () => writeFileAtomic(join(dir, 'results.json'), json(assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since }, perfInOrder())));
   mkdirSync(join(dir, 'cycles'), { recursive: true });
   await save();
-  for (const planned of cycles) {
-    if (records.has(planned.id)) continue;
-    checkAborted(signal);
-    const scenario = input.campaign.scenarios.find((s) => s.settings.name === planned.scenario)!;
-    const list: CycleRecord[] = [];
-    const settle = async (record: CycleRecord): Promise<void> => {
-      keeper.settle(record, cycleDir(dir, record.id));
-      list.push(record);
-      records.set(planned.id, list);
-      ran += 1;
-      judged += 1;
-      await save();
-    };
-    if (scenario.settings.explore) {
-      rmSync(join(dir, 'recordings', planned.id), { recursive: true, force: true });
-      await exploreOne(input, planned, scenario.settings, () => judged + 1, settle);
-      checkAborted(signal); // interrupted mid-exploration: a resumed run explores this cycle again
-      keeper.settleRecording(join(dir, 'recordings', planned.id), list.map((record) => ({ record, dir: cycleDir(dir, record.id) })));
-      await save();
-    } else {
-      const record = await runOne(input, planned, judged + 1);
-      checkAborted(signal); // interrupted mid-cycle: its teardown ran; it is not recorded
-      await settle(record);
+  const perfRoot = hasPerf(input.campaign) ? mkdtempSync(join(tmpdir(), 'rig-perf-')) : null;
+  try {
+    for (const planned of cycles) {
+      if (records.has(planned.id) || pairs.has(planned.id)) continue;
+      checkAborted(signal);
+      const scenario = input.campaign.scenarios.find((s) => s.settings.name === planned.scenario)!;
+      if (scenario.settings.perf) {
+        const pair = await perfOne(input, planned, scenario.settings, perfRoot!);
+        checkAborted(signal); // interrupted mid-pair: its runs were taken down; it is not recorded
+        pairs.set(planned.id, pair);
+        ran += 1;
+        await save();
+        continue;
+      }
+      const list: CycleRecord[] = [];
+      const settle = async (record: CycleRecord): Promise<void> => {
+        keeper.settle(record, cycleDir(dir, record.id));
+        list.push(record);
+        records.set(planned.id, list);
+        ran += 1;
+        judged += 1;
+        await save();
+      };
+      if (scenario.settings.explore) {
+        rmSync(join(dir, 'recordings', planned.id), { recursive: true, force: true });
+        await exploreOne(input, planned, scenario.settings, () => judged + 1, settle);
+        checkAborted(signal); // interrupted mid-exploration: a resumed run explores this cycle again
+        keeper.settleRecording(join(dir, 'recordings', planned.id), list.map((record) => ({ record, dir: cycleDir(dir, record.id) })));
+        await save();
+      } else {
+        const record = await runOne(input, planned, judged + 1);
+        checkAborted(signal); // interrupted mid-cycle: its teardown ran; it is not recorded
+        await settle(record);
+      }
     }
+  } finally {
+    if (perfRoot) rmSync(perfRoot, { recursive: true, force: true });
   }
-  const results = assembleResults(input.facts, plans, inOrder(), new Date().toISOString(), { cycles: ran, since });
+  const results = assembleResults(input.facts, plans, inOrder(), new Date().toISOString(), { cycles: ran, since }, perfInOrder());
   const written = await writeResultsFolder(dir, results, input.renderReport);
   return { results, report: written.report };
 }
@@ -159,6 +179,30 @@ async function exploreOne(
   });
 }
 
+/** A perf scenario's cycle: one pair of runs, doublewrite on then off; a line of progress when done. */
+async function perfOne(input: CampaignRunInput, planned: PlannedCycle, settings: ScenarioSettings, diskRoot: string): Promise<PerfPairRecord> {
+  const { runtime, serverVersion } = input.runtimeFor(planned.scenario);
+  const started = Date.now();
+  const pair = await measurePair({
+    id: planned.id,
+    settings,
+    cycle: planned.cycle,
+    seed: planned.seed,
+    runtime,
+    serverVersion,
+    cacheRoot: input.cacheRoot,
+    diskRoot,
+    ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
+    signal: input.signal,
+  });
+  input.progress.warn(`${perfPairLine(pair)} ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return pair;
+}
+
+function hasPerf(campaign: Campaign): boolean {
+  return campaign.scenarios.some((s) => s.settings.perf);
+}
+
 /** An earlier run's records by the cycle that made them; an exploration counts only once whole. */
 function finishedByCycle(finished: CycleRecord[]): Map<string, CycleRecord[]> {
   const byCycle = new Map<string, CycleRecord[]>();
@@ -180,7 +224,8 @@ function cycleDir(dir: string, id: string): string {
 /** Every scenario of the campaign, with the share of its cycles this run plans. */
 function scenarioPlans(campaign: Campaign, cycles: PlannedCycle[]): ScenarioPlan[] {
   const counts = countByScenario(cycles);
-  return campaign.scenarios.map((s) => ({ settings: s.settings, cyclesPlanned: (counts.get(s.settings.name) ?? 0) * (s.settings.explore?.states ?? 1) }));
+  // a perf scenario's cycles are pairs of runs (results.perf), never cycle records
+  return campaign.scenarios.map((s) => ({ settings: s.settings, cyclesPlanned: s.settings.perf ? 0 : (counts.get(s.settings.name) ?? 0) * (s.settings.explore?.states ?? 1) }));
 }
 
 function json(results: CampaignResults): string {

@@ -83,9 +83,13 @@ export const exerciseSchema = section({
 /** What a scenario and the campaign's `defaults` may both set. */
 const scenarioFields = {
   cycles: count(100_000).optional(),
-  /** live: each cycle cuts once; explore: each cycle records a load run and judges `states` crash states of it. */
-  mode: z.enum(['live', 'explore']).optional(),
+  /**
+   * live: each cycle cuts once; explore: each cycle records a load run and judges `states` crash
+   * states of it; perf: each cycle is a pair of sysbench runs of `seconds`, doublewrite on then off.
+   */
+  mode: z.enum(['live', 'explore', 'perf']).optional(),
   states: count(100_000).optional(),
+  seconds: count(3600).optional(),
   pick: z.enum(EXPLORE_PICKS).optional(),
   runtime: z.enum(RUNTIMES).optional(),
   image: z.string().min(1).optional(),

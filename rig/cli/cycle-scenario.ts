@@ -13,7 +13,7 @@ import { campaignFrom } from '../campaign/load-campaign.js';
 import { formatPath } from '../campaign/issue-message.js';
 import { loadSchema } from '../campaign/schema.js';
 import type { PlannedScenario } from '../campaign/types.js';
-import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
+import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_PERF, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
 import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
 import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
@@ -58,6 +58,11 @@ export const EXPLORE_FLAGS: ScenarioFlag[] = [
   { key: 'pick', flag: '--pick <how>', help: `which states: ${oneOf(EXPLORE_PICKS)} (targeted: those that exercise the scenario's claim)`, shown: DEFAULT_EXPLORE.pick },
 ];
 
+/** `rig perf`'s own flag: how long each run of a pair lasts. */
+export const PERF_FLAGS: ScenarioFlag[] = [
+  { key: 'seconds', flag: '--seconds <n>', help: 'length of each sysbench run', shown: String(DEFAULT_PERF.seconds), numeric: true },
+];
+
 /** The cycle's other flags: its seed and the recovery's bounds. */
 const SEED: ScenarioFlag = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the load and the fates of pending writes', shown: String(DEFAULT_SEED) };
 const RECOVERY_TIMEOUT: ScenarioFlag = { key: 'recoveryTimeout', flag: '--recovery-timeout <seconds>', help: 'the recovering server must answer within this (else: hung)', shown: String(DEFAULT_RECOVERY_BOUNDS.startMs / 1000) };
@@ -79,7 +84,7 @@ function numberOrText(text: string): number | string {
 /** The flag that set the value at a campaign path, else the path itself. */
 function flagAt(path: PropertyKey[]): string {
   const key = path.slice(2).join('.');
-  const f = [...SCENARIO_FLAGS, ...EXPLORE_FLAGS, SEED].find((x) => x.key === key || `${x.key}.0` === key);
+  const f = [...SCENARIO_FLAGS, ...EXPLORE_FLAGS, ...PERF_FLAGS, SEED].find((x) => x.key === key || `${x.key}.0` === key);
   return f ? flagName(f) : formatPath(path);
 }
 
@@ -97,10 +102,11 @@ export interface CycleScenario {
 }
 
 /** The flags `rig cycle` was given (by attribute name) as a scenario, its seed and bounds. */
-export function scenarioFromFlags(given: Record<string, string | undefined>, mode: 'live' | 'explore' = 'live'): CycleScenario {
-  const name = mode === 'explore' ? 'explore' : 'cycle';
-  const scenario: Record<string, unknown> = { name, cycles: 1, seeds: [numberOrText(given.seed ?? SEED.shown!)], ...(mode === 'explore' ? { mode } : {}) };
-  for (const f of mode === 'explore' ? [...SCENARIO_FLAGS, ...EXPLORE_FLAGS] : SCENARIO_FLAGS) {
+export function scenarioFromFlags(given: Record<string, string | undefined>, mode: 'live' | 'explore' | 'perf' = 'live'): CycleScenario {
+  const name = mode === 'live' ? 'cycle' : mode;
+  const scenario: Record<string, unknown> = { name, cycles: 1, seeds: [numberOrText(given.seed ?? SEED.shown!)], ...(mode !== 'live' ? { mode } : {}) };
+  const flags = { live: SCENARIO_FLAGS, explore: [...SCENARIO_FLAGS, ...EXPLORE_FLAGS], perf: [...SCENARIO_FLAGS, ...PERF_FLAGS] }[mode];
+  for (const f of flags) {
     const value = given[attribute(f)];
     if (value === undefined) continue;
     const [section, key] = f.key.includes('.') ? f.key.split('.') : [null, f.key];

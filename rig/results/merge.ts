@@ -9,6 +9,8 @@ import { badInput } from '../errors.js';
 import type { LoadedResults } from './load-results.js';
 import { campaignOutcome, cyclesPerHour, summarizeScenarios } from './summarize.js';
 import type { CampaignResults, CycleRecord } from './types.js';
+import type { PerfPairRecord } from '../perf/perf-record.js';
+import { withPerfTrouble } from '../perf/perf-outcome.js';
 
 export interface MergeOptions {
   outDir: string; // where the merged results.json goes: evidence paths are rewritten against it
@@ -26,6 +28,7 @@ export function mergeResults(inputs: LoadedResults[], options: MergeOptions): Ca
     cyclesPlanned: inputs.reduce((sum, i) => sum + i.results.scenarios.find((t) => t.name === s.name)!.cyclesPlanned, 0),
   }));
   const scenarios = summarizeScenarios(plans, cycles);
+  const perf = first.results.perf ? orderPairs(first.results, inputs.flatMap((input) => input.results.perf ?? [])) : null;
   const startedAt = inputs.map((i) => i.results.startedAt).sort()[0]!;
   const finished = inputs.every((i) => i.results.finishedAt !== null);
   const finishedAt = finished ? inputs.map((i) => i.results.finishedAt!).sort().at(-1)! : null;
@@ -37,7 +40,8 @@ export function mergeResults(inputs: LoadedResults[], options: MergeOptions): Ca
     shard: null,
     scenarios,
     cycles,
-    outcome: campaignOutcome(scenarios, true),
+    ...(perf ? { perf } : {}),
+    outcome: withPerfTrouble(campaignOutcome(scenarios, true), perf ?? []),
     cyclesPerHour: cyclesPerHour(cycles.length, startedAt, finishedAt),
   };
 }
@@ -82,6 +86,18 @@ function orderCycles(template: CampaignResults, cycles: CycleRecord[]): CycleRec
     ids.add(c.id);
   }
   return [...cycles].sort((a, b) => rank.get(a.scenario)! - rank.get(b.scenario)! || a.cycle - b.cycle);
+}
+
+/** Perf pairs in the unsharded order, each once, as cycles are. */
+function orderPairs(template: CampaignResults, pairs: PerfPairRecord[]): PerfPairRecord[] {
+  const rank = new Map(template.scenarios.map((s, i) => [s.name, i]));
+  const ids = new Set<string>();
+  for (const p of pairs) {
+    if (ids.has(p.id)) throw badInput(`perf pair ${p.id} appears in more than one shard; the shards overlap, so merge each shard once`);
+    if (!rank.has(p.scenario)) throw badInput(`perf pair ${p.id} belongs to no scenario of the campaign; the results file is damaged`);
+    ids.add(p.id);
+  }
+  return [...pairs].sort((a, b) => rank.get(a.scenario)! - rank.get(b.scenario)! || a.cycle - b.cycle);
 }
 
 /** Evidence stays where the shard kept it: its path is made relative to the merged folder. */

@@ -10,6 +10,7 @@ import type { LoadMix } from '../load/load-mix.js';
 import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
 import type { FsKind } from '../../faults/filesystems.js';
 import type { DiskCut } from '../../faults/helper-status.js';
+import type { PerfPairRecord } from '../perf/perf-record.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import type { RedoFileOps } from '../pages/redo-file-ops.js';
 
@@ -95,6 +96,8 @@ export interface ScenarioSettings {
   findings?: FindingId[];
   /** mode: explore. Each cycle records one load run and judges this many crash states from it. */
   explore?: { states: number; pick: ExplorePick };
+  /** mode: perf. Each cycle is one pair of sysbench runs, doublewrite on then off (rig/perf/). */
+  perf?: { seconds: number };
 }
 
 /** Where a page-size write went, by the crash image's extent map (rig/cycle/straddle-targets.ts). */
@@ -480,6 +483,8 @@ export interface CampaignResults {
   environment: Environment;
   scenarios: ScenarioSummary[];
   cycles: CycleRecord[];
+  /** mode: perf scenarios' pairs of runs, in the campaign's order (absent: the campaign had none). */
+  perf?: PerfPairRecord[];
   outcome: 'pass' | 'fail' | 'rig-error' | 'running';
   cyclesPerHour: number | null;
 }

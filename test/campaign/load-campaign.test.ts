@@ -32,6 +32,14 @@ const rejected: [string, string, string][] = [
   ['unknown profile', oneScenario('disk: {profile: fast-ssd}'), "scenarios[0].disk.profile: 'fast-ssd' is not a shipped profile; use essd, local, nvme or pmem, or a file path (copy one from faults/profiles/)"],
   ['missing profile file', oneScenario('disk: {profile: ./nowhere/dev.yml}'), 'scenarios[0].disk.profile: ./nowhere/dev.yml: cannot read the profile file (ENOENT); check the path'],
   ['explore on a durable cache', oneScenario('mode: explore\ndisk: {profile: nvme}'), "scenarios[0].disk.profile: explore builds crash states from the writes after each flush, and profile 'nvme' has a durable cache"],
+  ['seconds on a live scenario', oneScenario('seconds: 30'), 'scenarios[0].seconds: seconds is for perf mode; add mode: perf, or remove seconds'],
+  ['states on a perf scenario', oneScenario('mode: perf\nstates: 5'), 'scenarios[0].states: states has no use in perf mode, which measures and judges nothing; remove it'],
+  ['an expectation on a perf scenario', oneScenario('mode: perf\nexpect: never-torn'), 'scenarios[0].expect: expect has no use in perf mode'],
+  ['doublewrite on a perf scenario', oneScenario('mode: perf\nserver: {doublewrite: off}'), 'scenarios[0].server.doublewrite: server.doublewrite is set by perf mode (doublewrite on against off, ext4-bigalloc16k, atomic 16k, sysbench); remove it'],
+  ['a filesystem on a perf scenario', oneScenario('mode: perf\ndisk: {fs: xfs}'), 'scenarios[0].disk.fs: disk.fs is set by perf mode'],
+  ['a load mix on a perf scenario', oneScenario('mode: perf\nload: {mix: [churn]}'), 'scenarios[0].load.mix: load.mix is set by perf mode'],
+  ['perf seconds of zero', oneScenario('mode: perf\nseconds: 0'), 'scenarios[0].seconds: 0 is too small; use at least 1'],
+  ['an unknown mode', oneScenario('mode: bench'), 'scenarios[0].mode:'],
   ['cycles of the wrong type', oneScenario('cycles: three'), "scenarios[0].cycles: 'three' is not a number"],
   ['cycles of zero', oneScenario('cycles: 0'), 'scenarios[0].cycles: 0 is too small; use at least 1'],
   ['cycles not whole', oneScenario('cycles: 2.5'), 'scenarios[0].cycles: 2.5 is not a whole number'],
@@ -146,4 +154,14 @@ t.test('loads a campaign from a file', async (t) => {
   t.equal(campaign.file, file);
   t.equal(campaign.seed, 9);
   t.same(campaign.scenarios.map((s) => [s.settings.name, s.cycles, s.seeds.length]), [['one', 2, 2]]);
+});
+
+t.test('a perf scenario: the doublewrite-on member of the pair, on the aligned filesystem with 16k atomic writes', async (t) => {
+  const c = parseCampaign('name: x\ndefaults: {server: {doublewrite: off}, disk: {fs: xfs}}\nscenarios:\n  - {name: p, mode: perf, seconds: 20, cycles: 2, disk: {profile: essd}, load: {rows: 500}}\n', FILE);
+  const s = c.scenarios[0]!;
+  t.same(s.settings.perf, { seconds: 20 });
+  t.equal(s.cycles, 2, 'a cycle is a pair of runs');
+  t.match(s.settings, { server: { doublewrite: true, bufferPool: '32M' }, disk: { fs: 'ext4-bigalloc16k', atomicUnit: 16384, profile: 'essd', model: { cache: 'durable' } }, load: { kind: 'sysbench', connections: 32, tables: 16, rows: 500 } });
+  t.equal(parseCampaign('name: x\nscenarios:\n  - {name: p, mode: perf}\n', FILE).scenarios[0]!.settings.perf!.seconds, 60, 'seconds by default');
+  t.equal(parseCampaign('name: x\nscenarios:\n  - {name: l}\n', FILE).scenarios[0]!.settings.perf, undefined, 'a live scenario has no perf');
 });

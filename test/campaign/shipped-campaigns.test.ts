@@ -149,3 +149,14 @@ t.test('campaigns/cache-modes.yml: O_DIRECT_NO_FSYNC with doublewrite on a durab
   }
   t.same(c.scenarios.map((s) => s.settings.disk.trigger.kind), ['armed', 'armed', 'after-writes', 'after-writes', 'armed'], 'each cut on both caches');
 });
+
+t.test('campaigns/perf.yml: the perf comparison on essd and local, each next to never-torn cuts of the same setting', async (t) => {
+  const c = await loadCampaign('campaigns/perf.yml');
+  const perf = c.scenarios.filter((s) => s.settings.perf);
+  t.same(perf.map((s) => [s.settings.disk.profile, s.cycles >= 3]), [['essd', true], ['local', true]]);
+  for (const p of perf) {
+    const safety = c.scenarios.filter((s) => !s.settings.perf && s.settings.disk.profile === p.settings.disk.profile);
+    t.same(safety.map((s) => [s.settings.expect, s.settings.server.doublewrite, s.settings.disk.fs, s.settings.disk.atomicUnit, s.settings.server.bufferPool]),
+      [['never-torn', false, p.settings.disk.fs, p.settings.disk.atomicUnit, p.settings.server.bufferPool]], `${p.settings.name}: its safety half`);
+  }
+});

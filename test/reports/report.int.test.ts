@@ -9,7 +9,8 @@ import t from 'tap';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../fixtures/chromium.js';
 import { writeReport } from '../../reports/write-report.js';
 import { copyQuickCampaign } from '../fixtures/report/load-fixture.js';
 import { generateCampaign, writeCampaign } from '../../bench/synthetic-campaign.js';
@@ -17,12 +18,6 @@ import { generateCampaign, writeCampaign } from '../../bench/synthetic-campaign.
 const ARTIFACTS = resolve('.tap/artifacts');
 const REAL_DIR = process.env.RIG_REPORT_DIR;
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 async function openReport(browser: Browser, file: string, hash = ''): Promise<{ page: Page; requests: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });

@@ -104,3 +104,21 @@ t.test('a shard that never finished makes the merged run a rig error, not a pass
   t.ok(['rig-error', 'fail'].includes(merged.outcome));
   t.ok(merged.scenarios.some((s) => s.cyclesRun < s.cyclesPlanned));
 });
+
+t.test('perf pairs merge like cycles: each once, in the unsharded order', async (t) => {
+  const campaign = await loadCampaign('campaigns/quick.yml');
+  const summary = { writes: 600, transactions: 150, seconds: 60, writeQps: 10, tps: 2.5, p99Ms: 9, errors: 0 };
+  const pair = (scenario: string, cycle: number, error: string | null = null) => ({
+    id: `${scenario}-${cycle}`, scenario, cycle, seed: cycle, on: error ? null : summary, off: error ? null : summary, error,
+    versions: { server: 'mariadbd 10.11', sysbench: 'sysbench 1.0.20' },
+  });
+  const shard = (index: number, perf: ReturnType<typeof pair>[]) => {
+    const results = { ...fakeRun(campaign, { index, count: 2 }), perf };
+    return { dir: `/r/s${index}`, path: `/r/s${index}/results.json`, results };
+  };
+  const name = campaign.scenarios[0]!.settings.name;
+  const merged = mergeResults([shard(2, [pair(name, 2)]), shard(1, [pair(name, 3), pair(name, 1)])], { outDir: '/r/m', commandLine: 'rig merge' });
+  t.same(merged.perf!.map((p) => p.id), [1, 2, 3].map((c) => `${name}-${c}`));
+  t.throws(() => mergeResults([shard(1, [pair(name, 1)]), shard(2, [pair(name, 1)])], { outDir: '/r/m', commandLine: 'rig merge' }), /perf pair .* appears in more than one shard/);
+  t.equal(mergeResults([{ ...shard(1, []), results: fakeRun(campaign, { index: 1, count: 2 }) }, { ...shard(2, []), results: fakeRun(campaign, { index: 2, count: 2 }) }], { outDir: '/r/m', commandLine: 'rig merge' }).perf, undefined, 'no perf in, none out');
+});

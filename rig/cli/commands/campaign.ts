@@ -132,6 +132,7 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
         campaign,
         cycles: planned,
         finished,
+        finishedPerf: resume?.finishedPerf ?? [],
         dir,
         dirLabel: o.out,
         facts: {

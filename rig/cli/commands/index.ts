@@ -10,10 +10,11 @@ import { register as cycle } from './cycle.js';
 import { register as repro } from './repro.js';
 import { register as campaign } from './campaign.js';
 import { register as explore } from './explore.js';
+import { register as perf } from './perf.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign, explore];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign, explore, perf];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);

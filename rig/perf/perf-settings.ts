@@ -1,0 +1,20 @@
+/**
+ * The two settings `rig perf` and a `mode: perf` scenario compare: the same disk, profile,
+ * filesystem and dataset, doublewrite on, and doublewrite off with 16 KiB atomic writes. Both run
+ * on ext4 with 16 KiB bigalloc clusters, where every page write is 16 KiB-aligned on the device
+ * (DESIGN.md), so doublewrite is the only difference.
+ */
+import type { ScenarioSettings } from '../results/types.js';
+
+export const PERF_FS = 'ext4-bigalloc16k';
+export const PERF_ATOMIC = '16k';
+export type PerfSetting = 'on' | 'off';
+export const PERF_SETTINGS: readonly PerfSetting[] = ['on', 'off'];
+export type PerfPair = Record<PerfSetting, ScenarioSettings>;
+
+/** A perf scenario's settings (the doublewrite-on member's) as the pair it compares. */
+export function perfPair(settings: ScenarioSettings): PerfPair {
+  const on = { ...settings, name: `${settings.name} doublewrite on`, server: { ...settings.server, doublewrite: true } };
+  const off = { ...settings, name: `${settings.name} doublewrite off`, server: { ...settings.server, doublewrite: false } };
+  return { on, off };
+}
