@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renderReport } from '../../reports/render-report.js';
 import { resultsWithPerf } from '../fixtures/report/with-perf.js';
-import { launchChromium } from '../fixtures/chromium.js';
+import { launchChromium, openReport } from '../fixtures/chromium.js';
 
 const ARTIFACTS = resolve('.tap/artifacts');
 const PROFILE = 'essd<img src=x onerror="document.title=1">';
@@ -25,14 +25,7 @@ t.test('safety and benefit side by side in Chromium', async (t) => {
   await writeFile(file, renderReport({ results }));
   const browser = await launchChromium();
   t.teardown(() => browser.close());
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(pathToFileURL(file).href + '#both-halves');
-  await page.waitForSelector('html[data-ready="1"]', { timeout: 10_000 });
+  const { page, requests, errors } = await openReport(browser, file, '#both-halves');
   const row = page.locator('table.both-halves tbody tr').first();
   const cells = (await row.locator('td').allInnerTexts()).map((c) => c.replace(/\s+/g, ' ').trim());
   t.match(cells[0], /^perf-essd doublewrite off vs on/);

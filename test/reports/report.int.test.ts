@@ -9,8 +9,8 @@ import t from 'tap';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../fixtures/chromium.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openReport } from '../fixtures/chromium.js';
 import { writeReport } from '../../reports/write-report.js';
 import { copyQuickCampaign } from '../fixtures/report/load-fixture.js';
 import { generateCampaign, writeCampaign } from '../../bench/synthetic-campaign.js';
@@ -18,18 +18,6 @@ import { generateCampaign, writeCampaign } from '../../bench/synthetic-campaign.
 const ARTIFACTS = resolve('.tap/artifacts');
 const REAL_DIR = process.env.RIG_REPORT_DIR;
 
-
-async function openReport(browser: Browser, file: string, hash = ''): Promise<{ page: Page; requests: string[]; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(pathToFileURL(file).href + hash);
-  await page.waitForSelector('html[data-ready="1"]', { timeout: 10_000 });
-  return { page, requests, errors };
-}
 
 t.test('the report in Chromium', async (t) => {
   await mkdir(ARTIFACTS, { recursive: true });
