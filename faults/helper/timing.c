@@ -57,10 +57,13 @@ uint64_t pacing_start_ns(struct pacing *p, uint64_t now_ns, size_t len)
 		start = p->next_io_ns;
 	if (p->bytes_per_sec && p->next_byte_ns > start)
 		start = p->next_byte_ns;
+	/* What the limits allowed before start - PACING_BURST_NS and nobody took is gone. */
+	uint64_t unused_from = start > PACING_BURST_NS ? start - PACING_BURST_NS : 0;
 	if (p->iops)
-		p->next_io_ns = start + 1000000000ull / p->iops;
+		p->next_io_ns = (p->next_io_ns > unused_from ? p->next_io_ns : unused_from) + 1000000000ull / p->iops;
 	if (p->bytes_per_sec)
-		p->next_byte_ns = start + (uint64_t)((double)len * 1e9 / (double)p->bytes_per_sec);
+		p->next_byte_ns = (p->next_byte_ns > unused_from ? p->next_byte_ns : unused_from) +
+				  (uint64_t)((double)len * 1e9 / (double)p->bytes_per_sec);
 	return start;
 }
 

@@ -20,8 +20,11 @@ int latency_parse(const char *spec, struct latency *l);
 /* One draw, in nanoseconds, advancing the generator state *rng (xorshift64*, never 0). */
 uint64_t latency_draw_ns(const struct latency *l, uint64_t *rng);
 
-/* IOPS and bandwidth limits as a schedule of start times: requests start no closer together than
- * 1/iops, and no faster than bytes_per_sec carries their bytes. 0: no limit. */
+/* IOPS and bandwidth limits as a schedule of start times: requests start no faster than 1/iops,
+ * and than bytes_per_sec carries their bytes, on average. A device idle for a while may start what
+ * its limits allowed in the last PACING_BURST_NS at once (a token bucket that holds that much): a
+ * request that reaches the helper late, as on a busy host, does not lose its turn. 0: no limit. */
+#define PACING_BURST_NS 1000000ull
 struct pacing {
 	uint64_t iops, bytes_per_sec;
 	uint64_t next_io_ns, next_byte_ns; /* the earliest start the limits allow the next request */
