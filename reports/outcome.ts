@@ -7,6 +7,7 @@
 import type { CampaignResults, CycleRecord, ScenarioSummary, Verdict } from '../rig/results/types.js';
 import { describeExercise } from '../rig/results/exercise-claim.js';
 import { contradictedCycles } from '../rig/results/summarize.js';
+import { missingPairs } from '../rig/perf/perf-outcome.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
 import { describeStraddleTargets, tallyStraddles } from './straddles.js';
 import { cutScenarios } from './cut-scenarios.js';
@@ -63,7 +64,11 @@ export function campaignHeadline(results: CampaignResults): Headline {
     const pairs = (results.perf ?? []).filter((p) => p.error !== null);
     const first = errors[0]?.error ?? errors[0]?.reason ?? pairs[0]?.error;
     const where = errors.length || !pairs.length ? `${errors.length} of ${plural(cycles, 'cycle')}` : `${pairs.length} of ${plural(results.perf!.length, 'perf pair')}`;
-    why = `the rig itself failed in ${where}; no database finding is claimed` + (first ? ` (first: ${first})` : '');
+    const unrun = results.scenarios.reduce((sum, s) => sum + Math.max(0, s.cyclesPlanned - s.cyclesRun), 0);
+    const short = missingPairs(results.perf ?? [], results.scenarios);
+    why = errors.length || pairs.length || !(unrun || short.length)
+      ? `the rig itself failed in ${where}; no database finding is claimed` + (first ? ` (first: ${first})` : '')
+      : `the run is incomplete: ${[unrun ? `${plural(unrun, 'planned cycle')} never ran` : '', short.length ? `perf pairs missing (${short.join(', ')} run)` : ''].filter(Boolean).join('; ')}; no database finding is claimed`;
   } else if (status === 'fail' || failed.length > 0) {
     why = `${failed.length} of ${plural(cutScenarios(results).length, 'scenario')} contradicted their expectation: ` +
       failed.map((s) => scenarioProblem(s, results.cycles)).join('; ');

@@ -40,7 +40,7 @@ export function assembleResults(
     scenarios,
     cycles: records,
     ...(perf ? { perf } : {}),
-    outcome: withPerfTrouble(campaignOutcome(scenarios, finishedAt !== null), perf ?? []),
+    outcome: withPerfTrouble(campaignOutcome(scenarios, finishedAt !== null), perf ?? [], scenarios),
     cyclesPerHour: cyclesPerHour(rate.cycles, rate.since, finishedAt),
   };
 }

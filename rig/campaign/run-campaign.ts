@@ -225,7 +225,10 @@ function cycleDir(dir: string, id: string): string {
 function scenarioPlans(campaign: Campaign, cycles: PlannedCycle[]): ScenarioPlan[] {
   const counts = countByScenario(cycles);
   // a perf scenario's cycles are pairs of runs (results.perf), never cycle records
-  return campaign.scenarios.map((s) => ({ settings: s.settings, cyclesPlanned: s.settings.perf ? 0 : (counts.get(s.settings.name) ?? 0) * (s.settings.explore?.states ?? 1) }));
+  return campaign.scenarios.map((s) => {
+    const planned = counts.get(s.settings.name) ?? 0;
+    return s.settings.perf ? { settings: s.settings, cyclesPlanned: 0, pairsPlanned: planned } : { settings: s.settings, cyclesPlanned: planned * (s.settings.explore?.states ?? 1) };
+  });
 }
 
 function json(results: CampaignResults): string {

@@ -23,9 +23,12 @@ export function mergeResults(inputs: LoadedResults[], options: MergeOptions): Ca
   for (const input of inputs.slice(1)) checkSameCampaign(first, input);
   checkShards(inputs);
   const cycles = orderCycles(first.results, inputs.flatMap((input) => rebaseEvidence(input, options.outDir)));
+  const planned = (name: string, key: 'cyclesPlanned' | 'pairsPlanned'): number =>
+    inputs.reduce((sum, i) => sum + (i.results.scenarios.find((t) => t.name === name)![key] ?? 0), 0);
   const plans = first.results.scenarios.map((s) => ({
     settings: s.settings,
-    cyclesPlanned: inputs.reduce((sum, i) => sum + i.results.scenarios.find((t) => t.name === s.name)!.cyclesPlanned, 0),
+    cyclesPlanned: planned(s.name, 'cyclesPlanned'),
+    ...(s.settings.perf ? { pairsPlanned: planned(s.name, 'pairsPlanned') } : {}),
   }));
   const scenarios = summarizeScenarios(plans, cycles);
   const perf = first.results.perf ? orderPairs(first.results, inputs.flatMap((input) => input.results.perf ?? [])) : null;
@@ -41,7 +44,7 @@ export function mergeResults(inputs: LoadedResults[], options: MergeOptions): Ca
     scenarios,
     cycles,
     ...(perf ? { perf } : {}),
-    outcome: withPerfTrouble(campaignOutcome(scenarios, true), perf ?? []),
+    outcome: withPerfTrouble(campaignOutcome(scenarios, true), perf ?? [], scenarios),
     cyclesPerHour: cyclesPerHour(cycles.length, startedAt, finishedAt),
   };
 }

@@ -14,6 +14,7 @@ import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, V
 export interface ScenarioPlan {
   settings: ScenarioSettings;
   cyclesPlanned: number; // in this run (a shard plans only its share)
+  pairsPlanned?: number; // mode: perf: its pairs of runs in this run (its cyclesPlanned is 0)
 }
 
 type Outcome = CampaignResults['outcome'];
@@ -56,6 +57,7 @@ export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): S
     settings: plan.settings,
     expectation,
     cyclesPlanned: plan.cyclesPlanned,
+    ...(plan.pairsPlanned !== undefined ? { pairsPlanned: plan.pairsPlanned } : {}),
     cyclesRun: records.length,
     verdictCounts,
     tornCycles,

@@ -431,6 +431,8 @@ export interface ScenarioSummary {
   expectation: Expectation;
   cyclesPlanned: number;
   cyclesRun: number;
+  /** mode: perf: the pairs of runs planned (they are in results.perf, not cycles; absent in older results). */
+  pairsPlanned?: number;
   verdictCounts: Partial<Record<Verdict, number>>;
   tornCycles: number; // cycles whose crash image held at least one torn page
   /** Cycles whose cut had a write pending on page 0 of an .ibd (absent in older results). */

@@ -5,7 +5,8 @@ import { perfSettings } from '../../rig/cli/perf-scenario.js';
 import { readSysbenchSummary } from '../../rig/perf/sysbench-summary.js';
 import { timedSysbenchArgs } from '../../rig/perf/timed-sysbench.js';
 import { RigError } from '../../rig/errors.js';
-import { withPerfTrouble } from '../../rig/perf/perf-outcome.js';
+import { missingPairs, withPerfTrouble } from '../../rig/perf/perf-outcome.js';
+import type { ScenarioSummary } from '../../rig/results/types.js';
 import type { PerfPairRecord } from '../../rig/perf/perf-record.js';
 
 const OUTPUT = `sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
@@ -95,8 +96,20 @@ t.test("sysbench's arguments: the +47% figure's shape, the 99th percentile, a ti
 
 t.test('a pair the rig could not measure makes a passing campaign a rig error, and nothing else', async (t) => {
   const pair = (error: string | null): PerfPairRecord => ({ id: 'p-1', scenario: 'p', cycle: 1, seed: 1, on: null, off: null, error, versions: { server: 's', sysbench: 'b' } });
-  t.equal(withPerfTrouble('pass', [pair(null)]), 'pass');
-  t.equal(withPerfTrouble('pass', [pair(null), pair('sysbench failed')]), 'rig-error');
-  t.equal(withPerfTrouble('fail', [pair('sysbench failed')]), 'fail', 'a finding outranks it');
-  t.equal(withPerfTrouble('running', [pair('x')]), 'running');
+  t.equal(withPerfTrouble('pass', [pair(null)], []), 'pass');
+  t.equal(withPerfTrouble('pass', [pair(null), pair('sysbench failed')], []), 'rig-error');
+  t.equal(withPerfTrouble('fail', [pair('sysbench failed')], []), 'fail', 'a finding outranks it');
+  t.equal(withPerfTrouble('running', [pair('x')], []), 'running');
+});
+
+t.test('a perf scenario with fewer pairs than planned makes a passing campaign a rig error', async (t) => {
+  const pair = (scenario: string, cycle: number): PerfPairRecord => ({ id: `${scenario}-${cycle}`, scenario, cycle, seed: 1, on: null, off: null, error: null, versions: { server: 's', sysbench: 'b' } });
+  const summary = (name: string, pairsPlanned?: number) => ({ name, ...(pairsPlanned !== undefined ? { pairsPlanned } : {}) }) as ScenarioSummary;
+  const scenarios = [summary('a', 2), summary('b', 1), summary('live')];
+  t.same(missingPairs([pair('a', 1), pair('a', 2), pair('b', 1)], scenarios), []);
+  t.equal(withPerfTrouble('pass', [pair('a', 1), pair('a', 2), pair('b', 1)], scenarios), 'pass', 'every pair there');
+  t.same(missingPairs([pair('a', 2)], scenarios), ['a: 1/2', 'b: 0/1']);
+  t.equal(withPerfTrouble('pass', [pair('a', 2)], scenarios), 'rig-error', 'pairs missing');
+  t.equal(withPerfTrouble('fail', [pair('a', 2)], scenarios), 'fail', 'a finding outranks it');
+  t.same(missingPairs([], [summary('live')]), [], 'a scenario with no pairsPlanned (not perf, or older results) misses none');
 });

@@ -61,3 +61,13 @@ t.test('a perf scenario is in no table of cut scenarios, and a failed pair is na
   const failedRun = { ...results, outcome: 'rig-error' as const };
   t.match(renderReport({ results: failedRun }), /the rig itself failed in 1 of 4 perf pairs; no database finding is claimed \(first: sysbench failed: &lt;b&gt;FATAL&lt;\/b&gt;\)/);
 });
+
+t.test('a run short of its perf pairs says so in the headline, as one short of its cycles does', async (t) => {
+  const results = await resultsWithPerf();
+  const ok = results.perf!.filter((p) => p.error === null);
+  const perfScenario = results.scenarios.find((s) => s.name === 'perf-essd')!;
+  const short = { ...results, perf: ok.slice(1), scenarios: results.scenarios.map((s) => (s === perfScenario ? { ...s, pairsPlanned: ok.length } : s)), outcome: 'rig-error' as const };
+  t.match(renderReport({ results: short }), new RegExp(`the run is incomplete: perf pairs missing \\(perf-essd: ${ok.length - 1}/${ok.length} run\\); no database finding is claimed`));
+  const unrun = { ...results, perf: ok, scenarios: results.scenarios.map((s) => (s.name === 'dw-off-16k-bigalloc' ? { ...s, cyclesPlanned: s.cyclesRun + 2 } : s)), outcome: 'rig-error' as const };
+  t.match(renderReport({ results: unrun }), /the run is incomplete: 2 planned cycles never ran; no database finding is claimed/);
+});

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCampaign } from '../../rig/campaign/load-campaign.js';
@@ -121,4 +121,20 @@ t.test('perf pairs merge like cycles: each once, in the unsharded order', async 
   t.same(merged.perf!.map((p) => p.id), [1, 2, 3].map((c) => `${name}-${c}`));
   t.throws(() => mergeResults([shard(1, [pair(name, 1)]), shard(2, [pair(name, 1)])], { outDir: '/r/m', commandLine: 'rig merge' }), /perf pair .* appears in more than one shard/);
   t.equal(mergeResults([{ ...shard(1, []), results: fakeRun(campaign, { index: 1, count: 2 }) }, { ...shard(2, []), results: fakeRun(campaign, { index: 2, count: 2 }) }], { outDir: '/r/m', commandLine: 'rig merge' }).perf, undefined, 'no perf in, none out');
+});
+
+t.test('a merged perf run with a shard short of its pairs is a rig error, as missing cycles are', async (t) => {
+  const dir = await tempDir(t);
+  const file = join(dir, 'perf-only.yml');
+  await writeFile(file, 'name: perf-only\nseed: 3\nscenarios:\n  - {name: pa, mode: perf, cycles: 3, seconds: 5}\n  - {name: pb, mode: perf, cycles: 2, seconds: 5}\n');
+  const campaign = await loadCampaign(file);
+  const shard = (index: number) => ({ dir: `/r/s${index}`, path: `/r/s${index}/results.json`, results: fakeRun(campaign, { index, count: 2 }) });
+  const whole = mergeResults([shard(1), shard(2)], { outDir: '/r/m', commandLine: 'rig merge' });
+  t.equal(whole.outcome, 'pass', 'every pair there: pass');
+  t.same(whole.scenarios.map((s) => [s.name, s.pairsPlanned]), [['pa', 3], ['pb', 2]], 'the planned pairs summed over the shards');
+  const first = shard(1);
+  const short = { ...first, results: { ...first.results, perf: first.results.perf!.slice(1) } };
+  const merged = mergeResults([short, shard(2)], { outDir: '/r/m', commandLine: 'rig merge' });
+  t.equal(merged.outcome, 'rig-error');
+  t.equal(merged.perf!.length, 4);
 });
