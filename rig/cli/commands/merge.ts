@@ -9,7 +9,8 @@ import { describeExercise } from '../../results/exercise-claim.js';
 import { mergeResults } from '../../results/merge.js';
 import { loadResults } from '../../results/load-results.js';
 import { contradictedCycles, outcomeExitCode } from '../../results/summarize.js';
-import type { CampaignResults } from '../../results/types.js';
+import type { CampaignResults, ScenarioSummary } from '../../results/types.js';
+import { pairRatios } from '../../perf/pair-ratios.js';
 import { type ReportRenderer, writeResultsFolder } from '../../results/write-results.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { runAction } from '../run-action.js';
@@ -29,9 +30,20 @@ export async function runMerge(out: string, dirs: string[], context: MergeContex
   return outcomeExitCode(merged.outcome);
 }
 
-/** One line per scenario (expectation, state, verdict counts) and one for the campaign. */
+/** A perf scenario's line: its pairs and the off / on write-QPS ratio they give; it judges nothing. */
+function perfLine(s: ScenarioSummary, results: CampaignResults): string {
+  const pairs = (results.perf ?? []).filter((p) => p.scenario === s.name);
+  const r = pairRatios(pairs);
+  const planned = s.pairsPlanned === undefined ? '' : `/${s.pairsPlanned}`;
+  const failed = r.failed ? `, ${r.failed} failed` : '';
+  const ratio = r.writeQps ? `doublewrite off / on write QPS ${r.writeQps.median.toFixed(2)} (${r.writeQps.min.toFixed(2)}-${r.writeQps.max.toFixed(2)})` : 'nothing measured';
+  return `${s.name}: perf (${pairs.length}${planned} pairs${failed}; ${ratio})`;
+}
+
+/** One line per scenario (expectation, state, verdict counts; a perf scenario's ratio) and one for the campaign. */
 export function summaryLines(results: CampaignResults): string[] {
   const lines = results.scenarios.map((s) => {
+    if (s.settings.perf) return perfLine(s, results);
     const counts = Object.entries(s.verdictCounts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
     const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.vacuous ? 'VACUOUS' : s.held ? 'held' : 'rig error';
     const exercised = s.exercise ? `; ${describeExercise(s.exercise)}` : '';
