@@ -12,7 +12,7 @@
  * file name (a rename: old name, NUL, new name); FILE_CHECKPOINT (0xf0) carries an LSN. MariaDB's
  * recovery needs a FILE_* record for every tablespace that has page records after the checkpoint.
  */
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from './crc32c.js';
 import { readCheckpointHeader, REDO_HEADER_BYTES } from './redo-checkpoint.js';
@@ -40,14 +40,21 @@ const FILE_CHECKPOINT = 0xf0;
 /** The header's first LSN: the LSN of the byte at REDO_HEADER_BYTES. */
 const FIRST_LSN_AT = 8;
 
-class CircularLog {
-  readonly capacity: number;
-  readonly firstLsn: number;
+/** A read past the part of the log that was read from the file: read more and parse again. */
+class BeyondWindow extends Error {}
 
-  constructor(readonly bytes: Uint8Array) {
-    this.capacity = bytes.length - REDO_HEADER_BYTES;
-    this.firstLsn = readLsn(bytes, FIRST_LSN_AT);
-  }
+/**
+ * The log's circular body, or the part of it read so far: `body` holds the bytes from `startLsn`
+ * on, in LSN order. Holding the whole body, it wraps as the file does; holding part, a read past
+ * it throws BeyondWindow.
+ */
+class CircularLog {
+  constructor(
+    readonly capacity: number,
+    readonly firstLsn: number,
+    private readonly startLsn: number,
+    private readonly body: Uint8Array,
+  ) {}
 
   /** How many times the log has wrapped at `lsn`: the sequence bit flips with each. */
   lap(lsn: number): number {
@@ -55,7 +62,10 @@ class CircularLog {
   }
 
   at(lsn: number): number {
-    return this.bytes[REDO_HEADER_BYTES + ((lsn - this.firstLsn) % this.capacity)]!;
+    const i = lsn - this.startLsn;
+    if (this.body.length === this.capacity) return this.body[((i % this.capacity) + this.capacity) % this.capacity]!;
+    if (i < 0 || i >= this.body.length) throw new BeyondWindow();
+    return this.body[i]!;
   }
 
   slice(lsn: number, length: number): Uint8Array {
@@ -134,12 +144,8 @@ function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) =
   return { ops, next: at + 5, bit };
 }
 
-/** Parses the file operations of a whole ib_logfile0 from its checkpoint; null when it is no 10.8+ log. */
-export function parseRedoFileOps(bytes: Uint8Array): RedoFileOps | null {
-  const header = readCheckpointHeader(bytes.subarray(0, REDO_HEADER_BYTES));
-  if (!header.checkpoint || bytes.length <= REDO_HEADER_BYTES) return null;
-  const log = new CircularLog(bytes);
-  const from = header.checkpoint.lsn;
+/** The file operations from the checkpoint `from` to where the log ends. */
+function parseFrom(log: CircularLog, from: number): RedoFileOps {
   const ops: RedoFileOp[] = [];
   let lsn = from;
   // the first mini-transaction's end byte sets the bit; it flips with each lap after
@@ -155,12 +161,56 @@ export function parseRedoFileOps(bytes: Uint8Array): RedoFileOps | null {
   return { from, to: lsn, ops };
 }
 
-/** The datadir's redo file operations since its checkpoint; null without a MariaDB 10.8+ log. */
-export async function readRedoFileOps(datadir: string): Promise<RedoFileOps | null> {
+/** Parses the file operations of a whole ib_logfile0 from its checkpoint; null when it is no 10.8+ log. */
+export function parseRedoFileOps(bytes: Uint8Array): RedoFileOps | null {
+  const header = readCheckpointHeader(bytes.subarray(0, REDO_HEADER_BYTES));
+  if (!header.checkpoint || bytes.length <= REDO_HEADER_BYTES) return null;
+  const firstLsn = readLsn(bytes, FIRST_LSN_AT);
+  const log = new CircularLog(bytes.length - REDO_HEADER_BYTES, firstLsn, firstLsn, bytes.subarray(REDO_HEADER_BYTES));
+  return parseFrom(log, header.checkpoint.lsn);
+}
+
+/** Reads `length` bytes at `position` into `into` from `offset`, however many reads it takes. */
+async function readFully(file: FileHandle, into: Buffer, offset: number, length: number, position: number): Promise<void> {
+  for (let done = 0; done < length; ) {
+    const { bytesRead } = await file.read(into, offset + done, length - done, position + done);
+    if (bytesRead === 0) throw new Error(`ib_logfile0 ended ${length - done} bytes short of its size`);
+    done += bytesRead;
+  }
+}
+
+/** The first part of the log read from the checkpoint; it grows fourfold while the log goes on past it. */
+const FIRST_WINDOW = 4 << 20;
+
+/**
+ * The datadir's redo file operations since its checkpoint; null without a MariaDB 10.8+ log. Reads
+ * the log from the checkpoint on, as far as it goes (a few MB after a cut here), not the whole file.
+ */
+export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDOW): Promise<RedoFileOps | null> {
   const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
   if (!file) return null;
   try {
-    return parseRedoFileOps(await file.readFile());
+    const { size } = await file.stat();
+    if (size <= REDO_HEADER_BYTES) return null;
+    const head = Buffer.alloc(REDO_HEADER_BYTES);
+    await readFully(file, head, 0, REDO_HEADER_BYTES, 0);
+    const header = readCheckpointHeader(head);
+    if (!header.checkpoint) return null;
+    const capacity = size - REDO_HEADER_BYTES;
+    const firstLsn = readLsn(head, FIRST_LSN_AT);
+    const from = header.checkpoint.lsn;
+    const startAt = (((from - firstLsn) % capacity) + capacity) % capacity;
+    for (let window = Math.min(firstWindow, capacity); ; window = Math.min(window * 4, capacity)) {
+      const body = Buffer.alloc(window);
+      const tail = Math.min(window, capacity - startAt); // up to the file's end, then from the body's start
+      await readFully(file, body, 0, tail, REDO_HEADER_BYTES + startAt);
+      if (window > tail) await readFully(file, body, tail, window - tail, REDO_HEADER_BYTES);
+      try {
+        return parseFrom(new CircularLog(capacity, firstLsn, from, body), from);
+      } catch (error) {
+        if (!(error instanceof BeyondWindow) || window === capacity) throw error;
+      }
+    }
   } finally {
     await file.close();
   }

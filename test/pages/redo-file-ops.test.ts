@@ -7,12 +7,13 @@
  *   log ends at a bad CRC or at a mini-transaction of the previous lap.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createRng, type Rng } from '../../faults/prng.js';
 import { crc32c } from '../../rig/pages/crc32c.js';
-import { parseRedoFileOps, type RedoFileOp } from '../../rig/pages/redo-file-ops.js';
+import { parseRedoFileOps, readRedoFileOps, type RedoFileOp } from '../../rig/pages/redo-file-ops.js';
 import { REDO_HEADER_BYTES } from '../../rig/pages/redo-checkpoint.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -130,6 +131,29 @@ t.test('seeded synthetic logs: every file operation, in order, across the wrap, 
     t.equal(parsed.to, s.end, `seed ${seed}: the end is where the written mini-transactions stop`);
     t.same(parsed.ops, s.ops, `seed ${seed}: ${s.ops.length} file operations`);
   }
+});
+
+t.test('read from the file from the checkpoint on, a window at a time: the same as the whole log parsed', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-redo-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const differ: string[] = [];
+  let grown = 0;
+  for (let seed = 1; seed <= 200; seed++) {
+    const rng = createRng(seed);
+    const capacity = 4096 * (2 + rng.int(6));
+    const s = synthetic(rng, capacity, rng.int(capacity));
+    writeFileSync(join(dir, 'ib_logfile0'), s.log);
+    const window = 512 * (1 + rng.int(8)); // smaller than most logs: the reader must grow it, across the wrap
+    if (s.end - s.checkpoint > window) grown++;
+    const read = await readRedoFileOps(dir, window);
+    if (JSON.stringify(read) !== JSON.stringify(parseRedoFileOps(s.log))) differ.push(`seed ${seed}`);
+  }
+  t.same(differ, [], 'every log read as parsed whole');
+  t.ok(grown > 100, `${grown} of 200 logs ran past the first window`);
+  const real = gunzipSync(readFileSync(join(FIXTURES, 'redo', 'create-then-rename.ib_logfile0.gz')));
+  writeFileSync(join(dir, 'ib_logfile0'), real);
+  t.same(await readRedoFileOps(dir), parseRedoFileOps(real), 'the real log, with the default window');
+  t.equal(await readRedoFileOps(join(dir, 'none')), null, 'no log: null');
 });
 
 t.test('a bad CRC ends the log there', async (t) => {
