@@ -130,6 +130,13 @@ export interface DoublewriteEvidence {
   why: string; // one line: which copy, or why none
   /** Copies of the page's newest version still unflushed at the cut (rig/cycle/copies-in-flight.ts). */
   inFlight?: CopyInFlight[];
+  /**
+   * Copies of the page on the device in doublewrite slots the crash image's filesystem reads as
+   * zeros: written there, but the extent is still marked unwritten (rig/pages/unwritten-copies.ts).
+   * Judged by the same rules as `copies`, as if the server could read them; `wouldRestore`: with
+   * them readable, the page would be restorable.
+   */
+  unwritten?: { copies: DoublewriteCopyEvidence[]; wouldRestore: boolean };
   /** MySQL DETECT_ONLY: the newest LSN the reduced doublewrite file (.bdblwr) names the page at. */
   reducedLsn?: number;
 }
