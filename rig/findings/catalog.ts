@@ -9,7 +9,7 @@ import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy', 'create-then-rename'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy', 'create-then-rename', 'dblwr-unwritten-extent'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -86,6 +86,14 @@ function staleCopyRestored(r: CycleRecord, p: CycleRecord['tornPagesBefore'][num
   const restore = events.find((e) => e.kind === 'doublewrite-restore' && e.space === p.space && e.page === p.page);
   return restore !== undefined && events.some((e) => e.line > restore.line && (e.kind === 'abort' || ((e.kind === 'error' || e.kind === 'corruption') && e.page === p.page)));
 }
+
+/**
+ * A torn page in use with no copy the server accepts, which a copy on the device would have
+ * restored: one in a doublewrite slot the crash image's filesystem reads as zeros, its extent still
+ * marked unwritten.
+ */
+const copyInUnwrittenExtent = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && p.doublewrite.unwritten?.wouldRestore === true);
 
 /** MariaDB's refusal: "Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace N". */
 const MISSING_FILE_RECORD = /Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace (\d+)/;
@@ -179,5 +187,15 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: 'MariaDB 10.11 refuses to recover when a tablespace created after the checkpoint was renamed before the cut (TRUNCATE or rebuild of a partition): "Missing FILE_CREATE ... for tablespace N", though its log holds both records',
     doc: 'docs/findings/create-then-rename.md',
     matches: (r) => !ranMysql(r) && refusedCreatedThenRenamed(r),
+  },
+  'dblwr-unwritten-extent': {
+    id: 'dblwr-unwritten-extent',
+    title: "MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC never fsyncs ibdata1: doublewrite copies written for the first time into its preallocated doublewrite pages read back as zeros after a power cut, on any write cache",
+    doc: 'docs/findings/dblwr-unwritten-extent.md',
+    matches: (r) =>
+      !ranMysql(r) &&
+      writesPageCopies(r.settings.server.doublewrite) &&
+      r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
+      copyInUnwrittenExtent(r),
   },
 };
