@@ -1,7 +1,7 @@
 /**
  * The torn pages of a crash image as the record shows them, before the server touches it: the
  * truth from content joined with the pre-recovery scan (why each page is invalid) and with the
- * doublewrite copies the image holds (and those pending writes carried), judged by the rules of the server that recovers (MariaDB's
+ * doublewrite copies the image holds (and those pending writes carried or overwrote), judged by the rules of the server that recovers (MariaDB's
  * or MySQL's, with its DETECT_ONLY entries: `rules`). Page 0's rule needs its own
  * headers and pages 1-3 of its file as the crash image holds them, so this runs before recovery
  * changes anything; and a file whose page 0 cannot be restored loses every other page too, so
@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
-import type { CopyInFlight, TornPage } from '../results/types.js';
+import type { CopyInFlight, CopyOverwritten, TornPage } from '../results/types.js';
 import { inFlightKey } from './copies-in-flight.js';
 import { judgeDoublewrite, MARIADB_RULES, type RecoveryRules } from './doublewrite-rules.js';
 import { describePage0 } from './page0-evidence.js';
@@ -24,7 +24,7 @@ export function describeTornPages(
   before: DatadirScan,
   copies: readonly DoublewriteCopy[],
   checkpointLsn: number | null,
-  pending: { inFlight?: ReadonlyMap<string, CopyInFlight[]> } = {},
+  pending: { inFlight?: ReadonlyMap<string, CopyInFlight[]>; overwritten?: ReadonlyMap<string, CopyOverwritten[]> } = {},
   rules: RecoveryRules = MARIADB_RULES,
   unwrittenCopies: readonly DoublewriteCopy[] = [],
 ): TornPage[] {
@@ -46,6 +46,8 @@ export function describeTornPages(
     const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn, rules);
     const flying = space === null ? undefined : pending.inFlight?.get(inFlightKey(space, t.page));
     if (flying) doublewrite.inFlight = flying;
+    const overwritten = space === null ? undefined : pending.overwritten?.get(inFlightKey(space, t.page));
+    if (overwritten) doublewrite.overwritten = overwritten;
     const unwritten = unwrittenCopies.length ? judgeDoublewrite(identity, unwrittenCopies, checkpointLsn, rules).copies : [];
     const ifWritten = t.page === 0 ? identity : { ...identity, fileOpens: !unopenableIfWritten.has(t.file) };
     const wouldRestore = judgeDoublewrite(ifWritten, [...copies, ...unwrittenCopies], checkpointLsn, rules).restorable;

@@ -34,6 +34,13 @@ const lostToUnflushedCopy = (r: CycleRecord): boolean =>
   r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite));
 
 /**
+ * A torn page in use left with no copy the server accepts, its copy overwritten by a later
+ * doublewrite batch issued after its home write with no flush between.
+ */
+const lostToReusedSlot = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.overwritten ?? []).some((c) => c.afterHomeWrite));
+
+/**
  * Whether the disk had a volatile write cache (a record written before device profiles did). The
  * flush methods that skip syncing the doublewrite copies assume a power-loss protected device,
  * where a completed write is durable: on a durable cache the same break is no known finding.
@@ -128,7 +135,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
       volatileCache(r) &&
       writesPageCopies(r.settings.server.doublewrite) &&
       r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
-      lostToUnflushedCopy(r),
+      (lostToUnflushedCopy(r) || lostToReusedSlot(r)),
   },
   'unaligned-16k': {
     id: 'unaligned-16k',

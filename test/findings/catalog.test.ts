@@ -24,6 +24,11 @@ t.test('o-direct-no-fsync: doublewrite on, O_DIRECT_NO_FSYNC and an in-use torn 
   const noCopy = cycleRecord(planned, { ...base, server: { ...base.server, doublewrite: false } }, 'detected', 2);
   noCopy.settings = base; // torn pages built without a copy
   t.notOk(m(noCopy), 'no copy, but none was seen in flight before the home write');
+  noCopy.tornPagesBefore[0]!.doublewrite.overwritten = [{ seq: 10, fate: 'landed', afterHomeWrite: false }];
+  t.notOk(m(noCopy), 'its copy was overwritten before its home write: no reused slot');
+  noCopy.tornPagesBefore[0]!.doublewrite.overwritten = [{ seq: 10, fate: 'torn', afterHomeWrite: true }];
+  t.ok(m(noCopy), 'a later batch overwrote its copy while its home write was unflushed');
+  delete noCopy.tornPagesBefore[0]!.doublewrite.overwritten;
   noCopy.tornPagesBefore[0]!.doublewrite.inFlight = [{ seq: 10, fate: 'dropped', beforeHomeWrite: true }];
   t.ok(m(noCopy));
   t.notOk(m(cycleRecord(planned, base, 'detected', 2)), 'every torn page had an accepted copy');

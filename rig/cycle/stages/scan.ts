@@ -20,7 +20,7 @@ import { readRedoFileOps, type RedoFileOps } from '../../pages/redo-file-ops.js'
 import type { CycleRecord, PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { ServerFlavor } from '../../runtime/find-server-binary.js';
 import type { CleanupStack } from '../cleanup-stack.js';
-import { findCopiesInFlight } from '../copies-in-flight.js';
+import { findCopiesInFlight, findCopiesOverwritten } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
 import type { RecoveryRules } from '../doublewrite-rules.js';
 import { countClasses, derivePageTruth, type PageTruth } from '../page-truth.js';
@@ -51,10 +51,10 @@ export interface CrashScan {
   rocksdb: RocksdbWrites | null; // engine rocksdb only
 }
 
-/** The doublewrite copies of each torn page of a known tablespace that pending writes carried. */
+/** The doublewrite copies of each torn page of a known tablespace that pending writes carried or overwrote. */
 function copiesPending(pages: readonly PageTruth[], scan: DatadirScan, journal: JournalEntry[], plan: CrashPlan) {
   const torn = pages.filter((p) => p.class === 'torn').map((truth) => ({ truth, space: scan.files.find((f) => f.file === truth.file)?.space ?? null }));
-  return { inFlight: findCopiesInFlight(journal, plan, torn) };
+  return { inFlight: findCopiesInFlight(journal, plan, torn), overwritten: findCopiesOverwritten(journal, plan, torn) };
 }
 
 export async function scanCrashImage(
