@@ -197,7 +197,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
   },
   'dblwr-unwritten-extent': {
     id: 'dblwr-unwritten-extent',
-    title: "MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC never fsyncs ibdata1: doublewrite copies written for the first time into its preallocated doublewrite pages read back as zeros after a power cut, on any write cache",
+    title: "MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC never fsyncs ibdata1: doublewrite copies written for the first time into its preallocated doublewrite pages read back as zeros after a power cut, though they reached the device",
     doc: 'docs/findings/dblwr-unwritten-extent.md',
     matches: (r) =>
       !ranMysql(r) &&
