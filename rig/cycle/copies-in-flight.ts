@@ -12,11 +12,17 @@
  * (MySQL's 1 MiB batches arrive as writes of 568 KiB and so on), so a request can start in the
  * middle of an image: the later images of that request sit half a page off its start. An image
  * cut by such a split is counted with the request that holds its header.
+ *
+ * The protocol also needs the home write durable before the copy's slot is written again. A
+ * pending write whose overwritten bytes held a torn page's newest version, other than a home write
+ * of it, replaced a copy written before it; when it came after a home write of the
+ * page, with both unflushed, the slot was reused before that home write was durable (MariaDB 10.11
+ * with O_DIRECT_NO_FSYNC starts the next batch once the home writes complete, with no flush).
  */
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
 import { FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, readLsn, readU32 } from '../pages/page-format.js';
-import type { CopyInFlight } from '../results/types.js';
+import type { CopyInFlight, CopyOverwritten } from '../results/types.js';
 import type { PageTruth } from './page-truth.js';
 
 export const inFlightKey = (space: number, page: number): string => `${space}:${page}`;
@@ -31,37 +37,59 @@ interface Wanted {
   homeSeqs: readonly number[];
 }
 
+type Torn = readonly { truth: PageTruth; space: number | null }[];
+
 /**
- * For each torn page (by space id and page number), the pending writes that carried a copy of its
- * newest version, with their fates and whether a home write of the page came after them.
+ * Each pending write, other than a page's home writes, whose `side` bytes (brought or overwritten)
+ * hold an image of a torn page's newest version, by the page's key.
  */
-export function findCopiesInFlight(
-  journal: readonly JournalEntry[],
-  plan: CrashPlan,
-  torn: readonly { truth: PageTruth; space: number | null }[],
-): Map<string, CopyInFlight[]> {
+function imagesOfNewest(journal: readonly JournalEntry[], torn: Torn, side: 'new' | 'old'): Map<string, { seq: number; want: Wanted }[]> {
   const wanted = new Map<string, Wanted>();
   for (const { truth, space } of torn) {
     if (space === null || truth.newestLsn === null) continue;
     wanted.set(inFlightKey(space, truth.page), { lsn: truth.newestLsn, homeSeqs: truth.writeSeqs });
   }
-  const found = new Map<string, CopyInFlight[]>();
+  const found = new Map<string, { seq: number; want: Wanted }[]>();
   if (!wanted.size) return found;
-  const fates = new Map(plan.writes.map((w) => [w.seq, w.fate]));
   for (const entry of journal) {
-    for (let at = 0; at + HEADER_BYTES <= entry.new.length; at += SECTOR) {
-      const image = entry.new.subarray(at, at + HEADER_BYTES);
+    const bytes = entry[side];
+    for (let at = 0; at + HEADER_BYTES <= bytes.length; at += SECTOR) {
+      const image = bytes.subarray(at, at + HEADER_BYTES);
       const key = inFlightKey(readU32(image, FIL_PAGE_SPACE_ID), readU32(image, FIL_PAGE_OFFSET));
       const want = wanted.get(key);
       if (!want || want.homeSeqs.includes(entry.seq) || readLsn(image) !== want.lsn) continue;
-      const copies = found.get(key) ?? [];
-      copies.push({
-        seq: entry.seq,
-        fate: fates.get(entry.seq) ?? 'landed',
-        beforeHomeWrite: want.homeSeqs.some((home) => home > entry.seq),
-      });
-      found.set(key, copies);
+      found.set(key, [...(found.get(key) ?? []), { seq: entry.seq, want }]);
     }
   }
   return found;
+}
+
+function byKey<T>(found: Map<string, { seq: number; want: Wanted }[]>, make: (seq: number, want: Wanted) => T): Map<string, T[]> {
+  return new Map([...found].map(([key, hits]) => [key, hits.map((h) => make(h.seq, h.want))]));
+}
+
+/**
+ * For each torn page (by space id and page number), the pending writes that carried a copy of its
+ * newest version, with their fates and whether a home write of the page came after them.
+ */
+export function findCopiesInFlight(journal: readonly JournalEntry[], plan: CrashPlan, torn: Torn): Map<string, CopyInFlight[]> {
+  const fates = new Map(plan.writes.map((w) => [w.seq, w.fate]));
+  return byKey(imagesOfNewest(journal, torn, 'new'), (seq, want) => ({
+    seq,
+    fate: fates.get(seq) ?? 'landed',
+    beforeHomeWrite: want.homeSeqs.some((home) => home > seq),
+  }));
+}
+
+/**
+ * For each torn page, the pending writes that overwrote a copy of its newest version, with their
+ * fates and whether they came after a home write of the page.
+ */
+export function findCopiesOverwritten(journal: readonly JournalEntry[], plan: CrashPlan, torn: Torn): Map<string, CopyOverwritten[]> {
+  const fates = new Map(plan.writes.map((w) => [w.seq, w.fate]));
+  return byKey(imagesOfNewest(journal, torn, 'old'), (seq, want) => ({
+    seq,
+    fate: fates.get(seq) ?? 'landed',
+    afterHomeWrite: want.homeSeqs.some((home) => home < seq),
+  }));
 }

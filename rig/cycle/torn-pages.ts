@@ -1,16 +1,17 @@
 /**
  * The torn pages of a crash image as the record shows them, before the server touches it: the
  * truth from content joined with the pre-recovery scan (why each page is invalid) and with the
- * doublewrite copies the image holds, judged by the rules of the server that recovers (MariaDB's
+ * doublewrite copies the image holds (and those pending writes carried or overwrote), judged by the rules of the server that recovers (MariaDB's
  * or MySQL's, with its DETECT_ONLY entries: `rules`). Page 0's rule needs its own
  * headers and pages 1-3 of its file as the crash image holds them, so this runs before recovery
  * changes anything; and a file whose page 0 cannot be restored loses every other page too, so
- * page 0 is judged first.
+ * page 0 is judged first. Copies the device holds where the filesystem reads zeros
+ * (`unwrittenCopies`) are judged by the same rules, as if the server could read them.
  */
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
 import { isPageFree } from '../pages/page-allocation.js';
-import type { CopyInFlight, TornPage } from '../results/types.js';
+import type { CopyInFlight, CopyOverwritten, TornPage } from '../results/types.js';
 import { inFlightKey } from './copies-in-flight.js';
 import { judgeDoublewrite, MARIADB_RULES, type RecoveryRules } from './doublewrite-rules.js';
 import { describePage0 } from './page0-evidence.js';
@@ -23,8 +24,9 @@ export function describeTornPages(
   before: DatadirScan,
   copies: readonly DoublewriteCopy[],
   checkpointLsn: number | null,
-  inFlight: ReadonlyMap<string, CopyInFlight[]> = new Map(),
+  pending: { inFlight?: ReadonlyMap<string, CopyInFlight[]>; overwritten?: ReadonlyMap<string, CopyOverwritten[]> } = {},
   rules: RecoveryRules = MARIADB_RULES,
+  unwrittenCopies: readonly DoublewriteCopy[] = [],
 ): TornPage[] {
   const invalid = new Map(before.invalid.map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
   const invalidKeys = new Set(invalid.keys());
@@ -32,6 +34,7 @@ export function describeTornPages(
   // page 0 first: a file whose page 0 cannot be restored is never opened, and loses every page
   const ordered = [...torn.filter((t) => t.page === 0), ...torn.filter((t) => t.page !== 0)];
   const unopenable = new Set<string>();
+  const unopenableIfWritten = new Set<string>(); // were the copies in unwritten extents readable
   const described = new Map<PageTruth, TornPage>();
   for (const t of ordered) {
     const file = before.files.find((f) => f.file === t.file);
@@ -41,8 +44,15 @@ export function describeTornPages(
       ? { space, page: 0, page0Path: page0?.path ?? 'none' }
       : { space, page: t.page, fileOpens: !unopenable.has(t.file) };
     const doublewrite = judgeDoublewrite(identity, copies, checkpointLsn, rules);
-    const flying = space === null ? undefined : inFlight.get(inFlightKey(space, t.page));
+    const flying = space === null ? undefined : pending.inFlight?.get(inFlightKey(space, t.page));
     if (flying) doublewrite.inFlight = flying;
+    const overwritten = space === null ? undefined : pending.overwritten?.get(inFlightKey(space, t.page));
+    if (overwritten) doublewrite.overwritten = overwritten;
+    const unwritten = unwrittenCopies.length ? judgeDoublewrite(identity, unwrittenCopies, checkpointLsn, rules).copies : [];
+    const ifWritten = t.page === 0 ? identity : { ...identity, fileOpens: !unopenableIfWritten.has(t.file) };
+    const wouldRestore = judgeDoublewrite(ifWritten, [...copies, ...unwrittenCopies], checkpointLsn, rules).restorable;
+    if (unwritten.length) doublewrite.unwritten = { copies: unwritten, wouldRestore };
+    if (t.page === 0 && !wouldRestore) unopenableIfWritten.add(t.file);
     const freedBefore = file ? isPageFree(join(before.datadir, t.file), t.page, file.format.pageSize) === true : false;
     if (t.page === 0 && !doublewrite.restorable) unopenable.add(t.file);
     described.set(t, {

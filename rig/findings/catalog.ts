@@ -9,7 +9,7 @@ import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy', 'create-then-rename'] as const;
+export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy', 'create-then-rename', 'dblwr-unwritten-extent'] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
@@ -32,6 +32,13 @@ const inUse = (p: CycleRecord['tornPagesBefore'][number]): boolean => !p.freedBe
 /** A torn page in use left with no copy the server accepts, its home write issued before its copy was flushed. */
 const lostToUnflushedCopy = (r: CycleRecord): boolean =>
   r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.inFlight ?? []).some((c) => c.beforeHomeWrite));
+
+/**
+ * A torn page in use left with no copy the server accepts, its copy overwritten by a later
+ * doublewrite batch issued after its home write with no flush between.
+ */
+const lostToReusedSlot = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && (p.doublewrite.overwritten ?? []).some((c) => c.afterHomeWrite));
 
 /**
  * Whether the disk had a volatile write cache (a record written before device profiles did). The
@@ -87,6 +94,14 @@ function staleCopyRestored(r: CycleRecord, p: CycleRecord['tornPagesBefore'][num
   return restore !== undefined && events.some((e) => e.line > restore.line && (e.kind === 'abort' || ((e.kind === 'error' || e.kind === 'corruption') && e.page === p.page)));
 }
 
+/**
+ * A torn page in use with no copy the server accepts, which a copy on the device would have
+ * restored: one in a doublewrite slot the crash image's filesystem reads as zeros, its extent still
+ * marked unwritten.
+ */
+const copyInUnwrittenExtent = (r: CycleRecord): boolean =>
+  r.tornPagesBefore.some((p) => inUse(p) && !p.doublewrite.restorable && p.doublewrite.unwritten?.wouldRestore === true);
+
 /** MariaDB's refusal: "Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace N". */
 const MISSING_FILE_RECORD = /Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace (\d+)/;
 
@@ -120,7 +135,7 @@ export const FINDINGS: Record<FindingId, Finding> = {
       volatileCache(r) &&
       writesPageCopies(r.settings.server.doublewrite) &&
       r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
-      lostToUnflushedCopy(r),
+      (lostToUnflushedCopy(r) || lostToReusedSlot(r)),
   },
   'unaligned-16k': {
     id: 'unaligned-16k',
@@ -179,5 +194,15 @@ export const FINDINGS: Record<FindingId, Finding> = {
     title: 'MariaDB 10.11 refuses to recover when a tablespace created after the checkpoint was renamed before the cut (TRUNCATE or rebuild of a partition): "Missing FILE_CREATE ... for tablespace N", though its log holds both records',
     doc: 'docs/findings/create-then-rename.md',
     matches: (r) => !ranMysql(r) && refusedCreatedThenRenamed(r),
+  },
+  'dblwr-unwritten-extent': {
+    id: 'dblwr-unwritten-extent',
+    title: "MariaDB 10.11 with innodb_flush_method=O_DIRECT_NO_FSYNC never fsyncs ibdata1: doublewrite copies written for the first time into its preallocated doublewrite pages read back as zeros after a power cut, though they reached the device",
+    doc: 'docs/findings/dblwr-unwritten-extent.md',
+    matches: (r) =>
+      !ranMysql(r) &&
+      writesPageCopies(r.settings.server.doublewrite) &&
+      r.settings.server.flushMethod === 'O_DIRECT_NO_FSYNC' &&
+      copyInUnwrittenExtent(r),
   },
 };

@@ -2,7 +2,7 @@
 export { verifyPage, type PageContext, type PageVerdict, type PageFault, type PageFaultKind } from './verify-page.js';
 export { scanTablespace, type TablespaceScan, type InvalidPage, type ScanOptions } from './scan-tablespace.js';
 export { scanDatadir, type DatadirScan } from './scan-datadir.js';
-export { readDoublewrite } from './read-doublewrite.js';
+export { readDoublewrite, readUnwrittenDoublewrite } from './read-doublewrite.js';
 export type { DoublewriteCopy } from './doublewrite-copies.js';
 export { buildExtentMap, type ExtentMap, type MappedFile } from './extent-map.js';
 export { mapRangeToPages, type PageHit } from './map-range.js';

@@ -1,11 +1,15 @@
 /**
  * readDoublewrite(datadir): every doublewrite copy a datadir holds, whichever server wrote it,
  * each with the page it copies, its LSN and whether it is a valid page image.
+ * readUnwrittenDoublewrite: the copies the device holds in ibdata1's doublewrite slots that the
+ * filesystem reads as zeros (rig/pages/unwritten-copies.ts).
  */
 import { readDblwrFileCopies, readAreaCopies, type DoublewriteCopy } from './doublewrite-copies.js';
+import type { ExtentMap } from './extent-map.js';
 import type { SpaceFormat } from './fsp-flags.js';
 import { readSpaceFormat, readSystemDoublewriteArea } from './system-tablespace.js';
 import { listTablespaceFiles, type TablespaceFile } from './tablespace-files.js';
+import { readUnwrittenAreaCopies } from './unwritten-copies.js';
 
 export async function readDoublewrite(datadir: string): Promise<DoublewriteCopy[]> {
   const files = await listTablespaceFiles(datadir);
@@ -21,6 +25,17 @@ export async function readDoublewrite(datadir: string): Promise<DoublewriteCopy[
     copies.push(...(await readDblwrFileCopies(f.path, f.rel, formats)));
   }
   return copies;
+}
+
+/** `image`: the device image the datadir's filesystem lives on; `extents`: that filesystem's map of it. */
+export async function readUnwrittenDoublewrite(datadir: string, image: string, extents: ExtentMap): Promise<DoublewriteCopy[]> {
+  const files = await listTablespaceFiles(datadir);
+  const ibdata1 = files.find((f) => f.kind === 'system' && f.rel === './ibdata1');
+  const mapped = extents.files.find((f) => f.rel === './ibdata1');
+  const area = ibdata1 ? await readSystemDoublewriteArea(ibdata1.path) : null;
+  if (!ibdata1 || !mapped || !area) return [];
+  const formats = await readSpaceFormats(files);
+  return readUnwrittenAreaCopies(image, mapped, area, formats.get(0)?.pageSize ?? 16384, formats);
 }
 
 /** Each tablespace's format from its page 0, keyed by space id (ibdata1 is space 0). */

@@ -130,6 +130,15 @@ export interface DoublewriteEvidence {
   why: string; // one line: which copy, or why none
   /** Copies of the page's newest version still unflushed at the cut (rig/cycle/copies-in-flight.ts). */
   inFlight?: CopyInFlight[];
+  /** Pending writes that overwrote a copy of the page's newest version (rig/cycle/copies-in-flight.ts). */
+  overwritten?: CopyOverwritten[];
+  /**
+   * Copies of the page on the device in doublewrite slots the crash image's filesystem reads as
+   * zeros: written there, but the extent is still marked unwritten (rig/pages/unwritten-copies.ts).
+   * Judged by the same rules as `copies`, as if the server could read them; `wouldRestore`: with
+   * them readable, the page would be restorable.
+   */
+  unwritten?: { copies: DoublewriteCopyEvidence[]; wouldRestore: boolean };
   /** MySQL DETECT_ONLY: the newest LSN the reduced doublewrite file (.bdblwr) names the page at. */
   reducedLsn?: number;
 }
@@ -140,6 +149,14 @@ export interface CopyInFlight {
   fate: Fate; // what the crash plan made of it
   /** A home write of the page came after it with no flush between: the copy was not durable first. */
   beforeHomeWrite: boolean;
+}
+
+/** A pending write that overwrote a doublewrite copy of a torn page's newest version. */
+export interface CopyOverwritten {
+  seq: number; // the write's journal sequence number
+  fate: Fate; // what the crash plan made of it
+  /** A home write of the page came before it with no flush between: the slot was reused before the home write was durable. */
+  afterHomeWrite: boolean;
 }
 
 /** A page the crash image held torn (its bytes come from versions of the page that differ). */

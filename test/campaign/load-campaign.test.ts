@@ -71,7 +71,7 @@ const rejected: [string, string, string][] = [
   ['exercise with an unknown key', oneScenario('exercise: {share: 0.5}'), 'scenarios[0].exercise'],
   ['an image on the local runtime', oneScenario('image: mariadb:11.4'), 'scenarios[0].image: an image is used only with runtime: docker'],
   ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],
-  ['finding nobody wrote up', oneScenario('findings: [torn-everything]'), "scenarios[0].findings[0]: 'torn-everything' is not allowed here; use page0-not-restored, o-direct-no-fsync, unaligned-16k, par-not-synced, fsync-checkpoint-race, mysql-o-direct-dblwr, mysql-trx-sys-page, mysql-page0-survey, mysql-stale-dblwr-copy or create-then-rename"],
+  ['finding nobody wrote up', oneScenario('findings: [torn-everything]'), "scenarios[0].findings[0]: 'torn-everything' is not allowed here; use page0-not-restored, o-direct-no-fsync, unaligned-16k, par-not-synced, fsync-checkpoint-race, mysql-o-direct-dblwr, mysql-trx-sys-page, mysql-page0-survey, mysql-stale-dblwr-copy, create-then-rename or dblwr-unwritten-extent"],
   ['an empty findings list', oneScenario('findings: []'), 'scenarios[0].findings: findings is empty; name at least one or leave it out'],
   ['load mix with an unknown kind', oneScenario('load: {mix: [write-only, chrun]}'), "scenarios[0].load.mix: 'chrun' is not a load kind; did you mean churn? use write-only, churn, alter, partitions, partition-truncate or bulk"],
   ['load mix naming a kind twice', oneScenario('load: {mix: [churn, churn]}'), 'scenarios[0].load.mix: churn is named twice; name each kind once, e.g. [write-only, churn] or {write-only: 4, churn: 1}'],

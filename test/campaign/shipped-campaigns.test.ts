@@ -147,6 +147,9 @@ t.test('campaigns/cache-modes.yml: O_DIRECT_NO_FSYNC with doublewrite on a durab
   for (const s of c.scenarios.filter((x) => x.settings.disk.model.cache === 'durable')) {
     t.notOk(s.settings.findings?.includes('o-direct-no-fsync'), `${s.settings.name}: on a durable cache the flush method's finding excuses no break`);
   }
+  for (const s of c.scenarios.filter((x) => x.settings.server.doublewrite)) {
+    t.ok(s.settings.findings?.includes('dblwr-unwritten-extent'), `${s.settings.name}: copies lost in unwritten extents happen on either cache`);
+  }
   t.same(c.scenarios.map((s) => s.settings.disk.trigger.kind), ['armed', 'armed', 'after-writes', 'after-writes', 'armed'], 'each cut on both caches');
 });
 

@@ -1,8 +1,8 @@
-/** Doublewrite copies still unflushed at the cut (rig/cycle/copies-in-flight.ts), on synthetic journals. */
+/** Doublewrite copies pending writes carried or overwrote at the cut (rig/cycle/copies-in-flight.ts), on synthetic journals. */
 import t from 'tap';
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
-import { findCopiesInFlight, inFlightKey } from '../../rig/cycle/copies-in-flight.js';
+import { findCopiesInFlight, findCopiesOverwritten, inFlightKey } from '../../rig/cycle/copies-in-flight.js';
 import type { PageTruth } from '../../rig/cycle/page-truth.js';
 
 const PS = 4096;
@@ -61,4 +61,21 @@ t.test('a batch the block layer split mid-page: the images of the second request
   t.same(found.get(inFlightKey(9, 1)), [{ seq: 5, fate: 'landed', beforeHomeWrite: true }], 'the image cut by the split counts with the request holding its header');
   t.same(found.get(inFlightKey(9, 2)), [{ seq: 6, fate: 'dropped', beforeHomeWrite: true }], 'half a page into the second request');
   t.same(found.get(inFlightKey(9, 3)), [{ seq: 6, fate: 'dropped', beforeHomeWrite: true }]);
+});
+
+t.test('a later batch overwriting a copy after the home write: the slot was reused before the home write was flushed', async (t) => {
+  // as in a volatile-cache refusal (odnf-volatile-counted, O_DIRECT_NO_FSYNC): home write 5384 of
+  // ibdata1 page 279 at LSN 14578015 came right after a flush; batch 5391 then wrote the
+  // doublewrite area, its second slot over the durable copy of that version
+  const batch: JournalEntry = { ...entry(5391, image(0, 63, 900), image(0, 192, 901)), old: Buffer.concat([image(0, 278, 850), image(0, 279, 14578015)]) };
+  const home: JournalEntry = { ...entry(5384, image(0, 279, 14578015)), old: image(0, 279, 13388034) };
+  const torn = [{ truth: truth(279, 14578015, [5384]), space: 0 }];
+  const found = findCopiesOverwritten([home, batch], plan({ 5384: 'torn', 5391: 'torn' }), torn);
+  t.same(found.get(inFlightKey(0, 279)), [{ seq: 5391, fate: 'torn', afterHomeWrite: true }]);
+  t.equal(findCopiesInFlight([home, batch], plan({ 5384: 'torn', 5391: 'torn' }), torn).size, 0, 'no copy of it was in flight');
+  const earlier = { ...batch, seq: 5380 };
+  t.same(findCopiesOverwritten([earlier, home], plan({ 5380: 'landed', 5384: 'torn' }), torn).get(inFlightKey(0, 279)), [{ seq: 5380, fate: 'landed', afterHomeWrite: false }],
+    'overwritten before the home write: not a reused slot');
+  t.equal(findCopiesOverwritten([home, { ...batch, old: Buffer.concat([image(0, 278, 850), image(0, 279, 14570000)]) }], plan({}), torn).size, 0,
+    'an older version of the page overwritten: not the copy of its newest');
 });

@@ -60,3 +60,17 @@ t.test('page 0 evidence records pages 1-3 and the lookup the server takes', asyn
   const zero = describeTornPages([truth(0)], datadir(t, 'zero'), [copy(0)], 1000);
   t.match(zero[0]!.page0, { path: 'none' });
 });
+
+t.test('copies in unwritten extents: judged as if readable, with page 0 opening the file for the others', async (t) => {
+  // as in the refusal that showed it: page 0 and other pages of one file, each copy in a slot the
+  // filesystem reads as zeros
+  const both = describeTornPages([truth(6), truth(0)], datadir(t, 'valid'), [], 1000, {}, undefined, [copy(0), copy(6)]);
+  t.same(both.map((p) => p.doublewrite.restorable), [false, false], 'nothing the server can read');
+  t.same(both.map((p) => p.doublewrite.unwritten?.wouldRestore), [true, true], 'page 0 would be restored, so the file would open');
+  t.same(both[0]!.doublewrite.unwritten!.copies.map((c) => [c.slot, c.accepted]), [[70, true]]);
+  const only6 = describeTornPages([truth(6), truth(0)], datadir(t, 'valid'), [], 1000, {}, undefined, [copy(6)]);
+  t.same(only6.map((p) => p.doublewrite.unwritten?.wouldRestore), [false, undefined], "page 0 has no copy anywhere: page 6's would not help");
+  const old = describeTornPages([truth(6)], datadir(t, 'valid'), [], 6000, {}, undefined, [copy(6)]);
+  t.same(old[0]!.doublewrite.unwritten, { copies: [{ source: './ibdata1', slot: 70, lsn: 5000, valid: true, accepted: false, why: 'LSN 5000 is older than the checkpoint LSN 6000: recovery ignores it' }], wouldRestore: false });
+  t.equal(describeTornPages([truth(6)], datadir(t, 'valid'), [copy(6)], 1000)[0]!.doublewrite.unwritten, undefined, 'none in unwritten extents');
+});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { FINDINGS, FINDING_IDS } from '../../rig/findings/catalog.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
-import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import type { CycleRecord, ScenarioSettings, TornPage } from '../../rig/results/types.js';
 import { cycleRecord, tornPage } from '../fixtures/cycle-record.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
@@ -24,6 +24,11 @@ t.test('o-direct-no-fsync: doublewrite on, O_DIRECT_NO_FSYNC and an in-use torn 
   const noCopy = cycleRecord(planned, { ...base, server: { ...base.server, doublewrite: false } }, 'detected', 2);
   noCopy.settings = base; // torn pages built without a copy
   t.notOk(m(noCopy), 'no copy, but none was seen in flight before the home write');
+  noCopy.tornPagesBefore[0]!.doublewrite.overwritten = [{ seq: 10, fate: 'landed', afterHomeWrite: false }];
+  t.notOk(m(noCopy), 'its copy was overwritten before its home write: no reused slot');
+  noCopy.tornPagesBefore[0]!.doublewrite.overwritten = [{ seq: 10, fate: 'torn', afterHomeWrite: true }];
+  t.ok(m(noCopy), 'a later batch overwrote its copy while its home write was unflushed');
+  delete noCopy.tornPagesBefore[0]!.doublewrite.overwritten;
   noCopy.tornPagesBefore[0]!.doublewrite.inFlight = [{ seq: 10, fate: 'dropped', beforeHomeWrite: true }];
   t.ok(m(noCopy));
   t.notOk(m(cycleRecord(planned, base, 'detected', 2)), 'every torn page had an accepted copy');
@@ -173,4 +178,27 @@ t.test('create-then-rename: MariaDB refused for want of a FILE_* record for a ta
   t.notOk(m(noOps as CycleRecord), 'no file operations read (not a MariaDB 10.8+ log)');
   t.notOk(m({ ...r, serverStarted: true }), 'the server started');
   t.notOk(m({ ...r, server: { version: 'mysqld 9.7.4-2', innodb: [] } }), 'not MariaDB');
+});
+
+t.test('dblwr-unwritten-extent: O_DIRECT_NO_FSYNC and an in-use torn page whose only copy lies in an unwritten extent', async (t) => {
+  const m = FINDINGS['dblwr-unwritten-extent'].matches;
+  const base = settings({ doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' });
+  // as in the volatile cache's refusal that explained it: space 8 page 95, its copy at ibdata1
+  // page 114 (LSN 12240902) under an extent the crash image marks unwritten, checkpoint 10710455
+  const hidden = { source: './ibdata1', slot: 114, lsn: 12240902, valid: true, accepted: true, why: 'valid, LSN 12240902 >= checkpoint 10710455' };
+  const torn: TornPage = { ...tornPage(95), space: 8 };
+  const lost = (unwritten: NonNullable<TornPage['doublewrite']['unwritten']>, page: TornPage = torn): CycleRecord =>
+    ({ ...cycleRecord(planned, base, 'detected', 0), tornPagesBefore: [{ ...page, doublewrite: { ...page.doublewrite, unwritten } }] });
+  const r = lost({ copies: [hidden], wouldRestore: true });
+  t.ok(m(r));
+  t.notOk(m(cycleRecord(planned, base, 'detected', 1)), 'no copy in an unwritten extent');
+  t.notOk(m(lost({ copies: [{ ...hidden, lsn: 900, accepted: false }], wouldRestore: false })), 'the hidden copy would not have restored it either');
+  t.notOk(m(lost({ copies: [hidden], wouldRestore: true }, { ...torn, doublewrite: { ...torn.doublewrite, restorable: true } })), 'another copy restored it');
+  t.notOk(m(lost({ copies: [hidden], wouldRestore: true }, { ...torn, freedBefore: true })), 'a freed page holds no data');
+  t.notOk(m({ ...r, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT' }) }), 'O_DIRECT syncs ibdata1 after each batch');
+  t.notOk(m({ ...r, settings: settings({ doublewrite: false, flushMethod: 'O_DIRECT_NO_FSYNC' }) }), 'doublewrite off');
+  t.notOk(m({ ...r, server: { version: 'mysqld 9.7.4-2', innodb: [] } }), 'not MariaDB');
+  const essd = shippedProfile('essd');
+  t.ok(m({ ...r, settings: settings({ doublewrite: true, flushMethod: 'O_DIRECT_NO_FSYNC' }, { profile: essd.name, model: essd.device }) }),
+    'a durable cache keeps the bytes, not the filesystem journal that makes them readable');
 });

@@ -20,7 +20,12 @@ function copyCell(p: TornPage): Html {
   if (!dw) return html`<span class="muted">—</span>`;
   const early = (dw.inFlight ?? []).filter((c) => c.beforeHomeWrite);
   const flying = early.length ? html` <span class="bad" title="write ${early.map((c) => `${c.seq} (${c.fate})`).join(', ')} carried the copy; the home write followed with no flush between">copy unflushed at the home write</span>` : null;
-  return dw.restorable ? html`<span class="ok" title="${dw.why}">accepted</span>${flying}` : html`<span class="muted" title="${dw.why}">${dw.copies.length ? 'rejected' : 'none'}</span>${flying}`;
+  const reused = (dw.overwritten ?? []).filter((c) => c.afterHomeWrite);
+  const over = reused.length ? html` <span class="bad" title="write ${reused.map((c) => `${c.seq} (${c.fate})`).join(', ')} overwrote the copy after the home write, with no flush between">copy overwritten before the home write was flushed</span>` : null;
+  const lost = !dw.restorable && dw.unwritten?.wouldRestore
+    ? html` <span class="bad" title="${dw.unwritten.copies.map((c) => `${c.source} page ${c.slot}, LSN ${c.lsn}`).join(', ')}: on the device, in an extent the filesystem still marks unwritten">copy reads as zeros</span>`
+    : null;
+  return dw.restorable ? html`<span class="ok" title="${dw.why}">accepted</span>${flying}${over}` : html`<span class="muted" title="${dw.why}">${dw.copies.length ? 'rejected' : 'none'}</span>${flying}${over}${lost}`;
 }
 
 /** Pages that survived recovery torn come first, then unexplained repairs, then the rest. */

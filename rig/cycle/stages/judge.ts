@@ -24,6 +24,23 @@ function unflushedCopies(torn: CycleRecord['tornPagesBefore']): string[] {
   return [`${early.length} torn page${early.length === 1 ? "'s" : "s'"} home write${early.length === 1 ? ' was' : 's were'} issued while ${early.length === 1 ? 'its' : 'their'} doublewrite copy was still unflushed (no flush between them), ${lost} of them left with no copy the server accepts`];
 }
 
+/** Torn pages whose doublewrite copy a later write overwrote while their home write was still unflushed. */
+function reusedSlots(torn: CycleRecord['tornPagesBefore']): string[] {
+  const reused = torn.filter((p) => (p.doublewrite.overwritten ?? []).some((c) => c.afterHomeWrite));
+  if (!reused.length) return [];
+  const lost = reused.filter((p) => !p.doublewrite.restorable).length;
+  const one = reused.length === 1;
+  return [`${reused.length} torn page${one ? "'s" : "s'"} doublewrite cop${one ? 'y was' : 'ies were'} overwritten by a later write while ${one ? 'its' : 'their'} home write was still unflushed (no flush between them), ${lost} of them left with no copy the server accepts`];
+}
+
+/** Torn pages left with no accepted copy that a copy in a doublewrite slot the filesystem reads as zeros would have restored. */
+function unwrittenCopies(torn: CycleRecord['tornPagesBefore']): string[] {
+  const hidden = torn.filter((p) => !p.doublewrite.restorable && p.doublewrite.unwritten?.wouldRestore);
+  if (!hidden.length) return [];
+  const one = hidden.length === 1;
+  return [`${hidden.length} torn page${one ? '' : 's'} with no copy the server accepts had ${one ? 'its' : 'their'} copy on the device in a doublewrite slot the filesystem reads as zeros (an extent still marked unwritten)`];
+}
+
 export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashScan, recovery: RecoveryResult, after: AfterScan | null): void {
   writeFileSync(join(dir, 'error.log'), recovery.errorLog);
   const events = classifyErrorLog(recovery.errorLog);
@@ -57,7 +74,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
   });
   record.verdict = verdict;
   const page0Findings = record.tornPagesBefore.flatMap((p) => (p.page0?.finding ? [p.page0.finding] : []));
-  record.reason = [reason, ...page0Findings, ...unflushedCopies(record.tornPagesBefore)].join('; ');
+  record.reason = [reason, ...page0Findings, ...unflushedCopies(record.tornPagesBefore), ...reusedSlots(record.tornPagesBefore), ...unwrittenCopies(record.tornPagesBefore)].join('; ');
   if (!scanned.reconciliation.ok) {
     record.verdict = 'rig-error';
     record.error = describeMismatch(scanned.reconciliation);

@@ -13,14 +13,14 @@ import type { JournalEntry } from '../../../faults/journal.js';
 import type { OrderEvent } from '../../../faults/order-log.js';
 import type { DiskEnvironment } from '../../../faults/disk-environment.js';
 import { startDisk, type DiskOptions, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
-import { buildExtentMap, readDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
+import { buildExtentMap, readDoublewrite, readUnwrittenDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
 import { readRedoFileOps, type RedoFileOps } from '../../pages/redo-file-ops.js';
 import type { CycleRecord, PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { ServerFlavor } from '../../runtime/find-server-binary.js';
 import type { CleanupStack } from '../cleanup-stack.js';
-import { findCopiesInFlight } from '../copies-in-flight.js';
+import { findCopiesInFlight, findCopiesOverwritten } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
 import type { RecoveryRules } from '../doublewrite-rules.js';
 import { countClasses, derivePageTruth, type PageTruth } from '../page-truth.js';
@@ -39,6 +39,8 @@ export interface CrashScan {
   scan: DatadirScan;
   extents: ExtentMap;
   copies: DoublewriteCopy[];
+  /** Copies on the device in doublewrite slots the filesystem reads as zeros (MariaDB's ibdata1 area). */
+  unwrittenCopies: DoublewriteCopy[];
   checkpointLsn: number | null;
   fileOps: RedoFileOps | null; // MariaDB 10.8+: the redo log's file operations since the checkpoint
   pagesTouched: TruthCounts;
@@ -49,10 +51,10 @@ export interface CrashScan {
   rocksdb: RocksdbWrites | null; // engine rocksdb only
 }
 
-/** The unflushed doublewrite copies of each torn page of a known tablespace. */
-function copiesInFlight(pages: readonly PageTruth[], scan: DatadirScan, journal: JournalEntry[], plan: CrashPlan) {
+/** The doublewrite copies of each torn page of a known tablespace that pending writes carried or overwrote. */
+function copiesPending(pages: readonly PageTruth[], scan: DatadirScan, journal: JournalEntry[], plan: CrashPlan) {
   const torn = pages.filter((p) => p.class === 'torn').map((truth) => ({ truth, space: scan.files.find((f) => f.file === truth.file)?.space ?? null }));
-  return findCopiesInFlight(journal, plan, torn);
+  return { inFlight: findCopiesInFlight(journal, plan, torn), overwritten: findCopiesOverwritten(journal, plan, torn) };
 }
 
 export async function scanCrashImage(
@@ -79,6 +81,7 @@ export async function scanCrashImage(
     flavor === 'mysql' ? readReducedDoublewrite(datadir) : Promise.resolve([]),
     flavor === 'mysql' ? Promise.resolve(null) : readRedoFileOps(datadir),
   ]);
+  const unwrittenCopies = await readUnwrittenDoublewrite(datadir, disk.record.image, extents);
   // the order log names device offsets: this says which file and offset each one was
   const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents, ...(f.bornUs ? { bornUs: f.bornUs } : {}) }));
   writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
@@ -89,11 +92,11 @@ export async function scanCrashImage(
   const checkpointLsn = checkpoint.checkpoint?.lsn ?? null;
   const writeOrder = await checkCrashImageWriteOrder(datadir, journal, extents, scan.doublewriteArea, order);
   return {
-    disk, datadir, scan, extents, copies, checkpointLsn, fileOps,
+    disk, datadir, scan, extents, copies, unwrittenCopies, checkpointLsn, fileOps,
     pagesTouched: truth.counts,
     pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
-    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesInFlight(truth.pages, scan, journal, plan), rules),
+    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesPending(truth.pages, scan, journal, plan), rules, unwrittenCopies),
     writeOrder,
     rocksdb: settings.server.engine === 'rocksdb' ? rocksdbWrites(plan, extents) : null,
   };
