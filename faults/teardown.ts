@@ -68,7 +68,8 @@ async function unmount(target: string, report: TeardownReport, fuse: boolean, on
  * the unmount).
  */
 function backedByOurFile(record: DiskRecord, dev: string, mountedFrom: string | null): boolean {
-  const backing = loopBackingFile(dev)!;
+  const backing = loopBackingFile(dev);
+  if (backing === null) return false;
   if (backing.startsWith(record.fuseDir)) return true;
   const insideFuse = record.device.startsWith(`${record.fuseDir}/`) ? record.device.slice(record.fuseDir.length) : null;
   return backing === insideFuse && mountedFrom === dev;
@@ -82,7 +83,8 @@ async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFro
     return;
   }
   const r = await execa('losetup', ['-d', dev], { reject: false, timeout: 30_000 });
-  const gone = await waitFor(() => loopBackingFile(dev) === null, 5000);
+  // another disk may take the freed device at once: detached means no longer backed by our file
+  const gone = await waitFor(() => !backedByOurFile(record, dev, mountedFrom), 5000);
   if (gone) report.detached.push(dev);
   else report.problems.push(`could not detach ${dev}: ${r.stderr || 'still attached'}`);
 }

@@ -13,6 +13,7 @@ import type { ServerRuntime } from '../runtime/types.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runTimedSysbench } from './timed-sysbench.js';
 import type { SysbenchSummary } from './sysbench-summary.js';
+import type { PerfWorkload } from './perf-workload.js';
 
 export interface MeasureInput {
   settings: ScenarioSettings;
@@ -23,6 +24,7 @@ export interface MeasureInput {
   diskEnvironment?: DiskEnvironment;
   seconds: number;
   seed: number;
+  workload?: PerfWorkload; // write-only when absent
   signal?: AbortSignal;
 }
 
@@ -36,7 +38,7 @@ export async function measureRun(input: MeasureInput): Promise<SysbenchSummary> 
   try {
     const live = await prepare({ ...input, cutDir: join(dir, 'd') }, cleanup);
     const { tables, rows, connections } = settings.load;
-    summary = await runTimedSysbench({ socketPath: live.server.socketPath, tables, rows, connections, seconds: input.seconds, seed: input.seed, ...(input.signal ? { signal: input.signal } : {}) });
+    summary = await runTimedSysbench({ socketPath: live.server.socketPath, tables, rows, connections, seconds: input.seconds, seed: input.seed, workload: input.workload ?? 'write-only', ...(input.signal ? { signal: input.signal } : {}) });
   } catch (error) {
     failure = error;
   }

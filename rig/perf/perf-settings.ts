@@ -9,7 +9,6 @@ import type { ScenarioSettings } from '../results/types.js';
 export const PERF_FS = 'ext4-bigalloc16k';
 export const PERF_ATOMIC = '16k';
 export type PerfSetting = 'on' | 'off';
-export const PERF_SETTINGS: readonly PerfSetting[] = ['on', 'off'];
 export type PerfPair = Record<PerfSetting, ScenarioSettings>;
 
 /** A perf scenario's settings (the doublewrite-on member's) as the pair it compares. */

@@ -1,11 +1,13 @@
 /**
- * Reads the statistics sysbench prints when a timed run ends: write queries, transactions, the
- * run's length and the latency percentile it was asked for (`--percentile=99`).
+ * Reads the statistics sysbench prints when a timed run ends: read and write queries,
+ * transactions, the run's length and the latency percentile it was asked for (`--percentile=99`).
  */
 export interface SysbenchSummary {
+  reads: number; // read queries performed (0 for oltp_write_only)
   writes: number; // write queries performed
   transactions: number;
   seconds: number; // sysbench's own "total time"
+  readQps: number; // reads / seconds
   writeQps: number; // writes / seconds
   tps: number; // transactions / seconds
   p99Ms: number; // the 99th percentile of a transaction's latency
@@ -19,11 +21,12 @@ function field(output: string, pattern: RegExp): number | null {
 
 /** The run's figures, or null when the output lacks any of them (sysbench failed or was stopped). */
 export function readSysbenchSummary(output: string): SysbenchSummary | null {
+  const reads = field(output, /^\s*read:\s+(\d+)\s*$/m) ?? 0;
   const writes = field(output, /^\s*write:\s+(\d+)\s*$/m);
   const transactions = field(output, /^\s*transactions:\s+(\d+)\s/m);
   const seconds = field(output, /^\s*total time:\s+([\d.]+)s\s*$/m);
   const p99Ms = field(output, /^\s*99th percentile:\s+([\d.]+)\s*$/m);
   const errors = field(output, /^\s*ignored errors:\s+(\d+)\s/m) ?? 0;
   if (writes === null || transactions === null || seconds === null || p99Ms === null || seconds <= 0) return null;
-  return { writes, transactions, seconds, writeQps: writes / seconds, tps: transactions / seconds, p99Ms, errors };
+  return { reads, writes, transactions, seconds, readQps: reads / seconds, writeQps: writes / seconds, tps: transactions / seconds, p99Ms, errors };
 }

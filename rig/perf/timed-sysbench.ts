@@ -1,5 +1,5 @@
 /**
- * One measured sysbench run: oltp_write_only for a fixed time in the +47% figure's shape
+ * One measured sysbench run: oltp_write_only or oltp_read_write for a fixed time in the +47% figure's shape
  * (`--rand-type=special --rand-spec-pct=15`), with the 99th percentile of its latency. The run's
  * figures come from sysbench's own closing statistics.
  */
@@ -10,6 +10,7 @@ import { sysbenchSeed, sysbenchWriteOnlyArgs } from '../load/sysbench.js';
 import { sysbenchFailure } from '../load/sysbench-report.js';
 import { findExecutable } from '../runtime/find-server-binary.js';
 import { readSysbenchSummary, type SysbenchSummary } from './sysbench-summary.js';
+import { sysbenchTest, type PerfWorkload } from './perf-workload.js';
 
 export interface TimedSysbench {
   socketPath: string;
@@ -18,12 +19,15 @@ export interface TimedSysbench {
   connections: number;
   seconds: number;
   seed: number;
+  workload?: PerfWorkload; // write-only when absent
   signal?: AbortSignal;
 }
 
 export function timedSysbenchArgs(run: TimedSysbench): string[] {
+  const [, ...connection] = sysbenchWriteOnlyArgs(run);
   return [
-    ...sysbenchWriteOnlyArgs(run),
+    sysbenchTest(run.workload ?? 'write-only'),
+    ...connection,
     `--time=${run.seconds}`,
     '--events=0',
     '--rand-type=special',

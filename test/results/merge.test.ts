@@ -107,7 +107,7 @@ t.test('a shard that never finished makes the merged run a rig error, not a pass
 
 t.test('perf pairs merge like cycles: each once, in the unsharded order', async (t) => {
   const campaign = await loadCampaign('campaigns/quick.yml');
-  const summary = { writes: 600, transactions: 150, seconds: 60, writeQps: 10, tps: 2.5, p99Ms: 9, errors: 0 };
+  const summary = { reads: 0, writes: 600, transactions: 150, seconds: 60, readQps: 0, writeQps: 10, tps: 2.5, p99Ms: 9, errors: 0 };
   const pair = (scenario: string, cycle: number, error: string | null = null) => ({
     id: `${scenario}-${cycle}`, scenario, cycle, seed: cycle, on: error ? null : summary, off: error ? null : summary, error,
     versions: { server: 'mariadbd 10.11', sysbench: 'sysbench 1.0.20' },

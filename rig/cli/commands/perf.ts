@@ -1,7 +1,9 @@
 /**
- * `rig perf`: the benefit half of doublewrite off. sysbench oltp_write_only on the power-fail disk
- * with a device profile, doublewrite on against off (16 KiB atomic writes, aligned filesystem),
- * interleaved repetitions; prints the runs and `doublewrite off / on write QPS: R`, writes
+ * `rig perf`: two settings measured against each other on the power-fail disk with a device
+ * profile (16 KiB atomic writes, aligned filesystem): by default doublewrite on against off, the
+ * benefit half of doublewrite off; `--compare engine` InnoDB against MyRocks, `--compare profile`
+ * two profiles. sysbench oltp_write_only or oltp_read_write (`--workload`), interleaved
+ * repetitions; prints the runs and the B / A ratios (`doublewrite off / on write QPS: R`), writes
  * DIR/perf.json. Exit 0 when measured, 2 on bad input (nothing created), 3 when the rig failed.
  */
 import type { Command } from 'commander';
@@ -14,7 +16,11 @@ import { badInput } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { formatPerfSummary } from '../../perf/perf-summary.js';
-import { perfSettings } from '../perf-scenario.js';
+import { oneOf } from '../../../faults/checked.js';
+import { PERF_AXES, members } from '../../perf/perf-comparison.js';
+import { PERF_WORKLOADS } from '../../perf/perf-workload.js';
+import { missingRocksdb } from '../../runtime/rocksdb-support.js';
+import { perfPlan } from '../perf-scenario.js';
 import { runPerf } from '../../perf/run-perf.js';
 import { writeFileAtomic } from '../../results/write-atomic.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -29,7 +35,7 @@ function perfShown(key: string): { shown?: string; help?: string } {
   return key === 'load.connections' ? { shown: shown[key]!, help: 'sysbench threads' } : shown[key] ? { shown: shown[key] } : {};
 }
 
-const TAKEN = ['--profile', '--runtime', '--image', '--buffer-pool', '--connections', '--tables', '--rows'];
+const TAKEN = ['--engine', '--profile', '--runtime', '--image', '--buffer-pool', '--connections', '--tables', '--rows'];
 
 function whole(text: string | undefined, fallback: number, flag: string, least: number): number {
   if (text === undefined) return fallback;
@@ -43,19 +49,22 @@ async function perf(o: Record<string, string | undefined>): Promise<number> {
   if (existsSync(join(out, 'perf.json'))) throw badInput(`--out: ${out} already holds a perf.json; name a new folder or remove it`);
   const repetitions = whole(o.repetitions, DEFAULT_PERF.repetitions, '--repetitions', 1);
   const seed = whole(o.seed, DEFAULT_SEED, '--seed', 0);
-  const pair = perfSettings(o);
+  const { comparison, workload } = perfPlan(o);
   const context = contextFromEnv();
   return runInterruptible(async (signal) => {
     await sweepLeftovers({ context });
-    const runtime = await createRuntime(pair.on, context, signal);
+    const runtime = await createRuntime(comparison.a.settings, context, signal);
     const diskRoot = mkdtempSync(join(tmpdir(), 'rig-perf-'));
     try {
       const { server, version } = await runtime.describe();
-      const unsupported = unsupportedSetting(pair.on.server, serverIdentity(version)) ?? unsupportedSetting(pair.off.server, serverIdentity(version));
-      if (unsupported) throw badInput(unsupported);
-      const tagged = runtime.imageTag ? { on: { ...pair.on, image: runtime.imageTag }, off: { ...pair.off, image: runtime.imageTag } } : pair;
+      for (const { settings } of members(comparison)) {
+        const unsupported = unsupportedSetting(settings.server, serverIdentity(version)) ?? (await missingRocksdb(settings.server, runtime, `${server} ${version}`));
+        if (unsupported) throw badInput(unsupported);
+      }
+      const tag = (m: typeof comparison.a) => (runtime.imageTag ? { ...m, settings: { ...m.settings, image: runtime.imageTag } } : m);
       const record = await runPerf({
-        pair: tagged,
+        comparison: { ...comparison, a: tag(comparison.a), b: tag(comparison.b) },
+        workload,
         runtime,
         serverVersion: `${server} ${version}`,
         cacheRoot: context.cacheRoot,
@@ -80,11 +89,13 @@ async function perf(o: Record<string, string | undefined>): Promise<number> {
 export function register(program: Command): void {
   const command = program
     .command('perf')
-    .description('measure write QPS, TPS and p99 with doublewrite on and off (16k atomic, aligned fs) on a device profile; DIR/perf.json');
+    .description('measure TPS, write (and read) QPS and p99 of two settings, A against B (16k atomic, aligned fs): doublewrite on against off, innodb against rocksdb, or two device profiles; DIR/perf.json');
   for (const f of SCENARIO_FLAGS.filter((x) => TAKEN.includes(x.flag.split(' ')[0]!))) command.addOption(flagOption({ ...f, ...perfShown(f.key) }));
   for (const f of PERF_FLAGS) command.addOption(flagOption(f));
   command
-    .option('--repetitions <n>', 'interleaved pairs of runs (on, off)', String(DEFAULT_PERF.repetitions))
+    .option('--compare <axis>', `what differs between A and B: ${oneOf(PERF_AXES)} (profile: --profile A,B)`, PERF_AXES[0])
+    .option('--workload <workload>', `sysbench ${oneOf(PERF_WORKLOADS)} (oltp_write_only, oltp_read_write)`, PERF_WORKLOADS[0])
+    .option('--repetitions <n>', 'interleaved pairs of runs (A, B)', String(DEFAULT_PERF.repetitions))
     .option('--seed <n>', "sysbench's random seed of the first pair (each pair adds one)", String(DEFAULT_SEED))
     .option('--out <dir>', 'folder for perf.json (required)')
     .action(runAction(perf));
