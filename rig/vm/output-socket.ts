@@ -6,21 +6,22 @@
 import { createServer, type Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface OutputSocket {
   path: string;
-  /** Resolves once every connection has closed and its bytes are handed on (at most `ms`). */
+  /** Resolves once qemu's connection has closed and its bytes are handed on, or after `ms`. */
   drained(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function listenForOutput(path: string, out: Writable): Promise<OutputSocket> {
   const connections: Socket[] = [];
-  const closed: Promise<unknown>[] = [];
+  let sawClose!: () => void;
+  // qemu connects once, at its start; the bytes are all handed on once that connection closes
+  const closed = new Promise<void>((resolve) => (sawClose = resolve));
   const server = createServer((socket) => {
     connections.push(socket);
-    closed.push(once(socket, 'close').catch(() => undefined));
+    socket.on('close', () => sawClose());
     socket.on('error', () => socket.destroy()); // a reset when qemu is killed: nothing more to read
     socket.pipe(out, { end: false });
   });
@@ -28,9 +29,14 @@ export async function listenForOutput(path: string, out: Writable): Promise<Outp
   await once(server, 'listening');
   return {
     path,
-    drained: async (ms) => {
-      await Promise.race([Promise.all(closed), sleep(ms, undefined, { ref: false })]);
-    },
+    drained: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        void closed.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
     close: async () => {
       for (const socket of connections) socket.destroy();
       await new Promise<void>((done) => server.close(() => done()));

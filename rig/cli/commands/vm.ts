@@ -41,7 +41,7 @@ async function run(command: string[], opts: RunOptions): Promise<number> {
   const sharedDir = resolve(opts.dir);
   if (sharedDir === '/') throw badInput('--dir: the guest sees / read-only already; share the folder CMD should write in');
   if (command.length === 0) throw badInput('no command: write it after --, e.g. rig vm run -- dmsetup targets');
-  const qemu = await findQemu();
+  const qemu = findQemu();
   const paths = vmPaths(contextFromEnv().workDir);
   return runInterruptible(async (signal) => {
     const guest = await ensureGuest(paths, log, signal);
@@ -60,7 +60,7 @@ async function run(command: string[], opts: RunOptions): Promise<number> {
 }
 
 async function setup(): Promise<void> {
-  await findQemu();
+  findQemu();
   const paths = vmPaths(contextFromEnv().workDir);
   await runInterruptible(async (signal) => {
     await downloadKernel(paths.kernelDir, log, signal);
