@@ -32,6 +32,7 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 say "init started"
 for m in ${modules.join(' ')}; do insmod /lib/modules/$m.ko || say "insmod $m failed"; done
+say "modules loaded"
 for arg in $(cat /proc/cmdline); do
   case $arg in rig.run=*) RUN=\${arg#rig.run=};; rig.dir=*) DIR=\${arg#rig.dir=};; esac
 done
@@ -46,7 +47,7 @@ mount -t devpts pts $R/dev/pts
 for d in /tmp /run /var/tmp; do mount -t tmpfs tmp $R$d; done
 mkdir -p $R$RUN $R$DIR 2>/dev/null
 mount -t 9p -o ${NINEP},cache=none ${SHARE_TAGS.run} $R$RUN || say "cannot mount the run folder"
-[ -n "$DIR" ] && { mount -t 9p -o ${NINEP},cache=mmap ${SHARE_TAGS.dir} $R$DIR || say "cannot mount $DIR"; }
+[ -n "$DIR" ] && { mount -t 9p -o ${NINEP},cache=loose ${SHARE_TAGS.dir} $R$DIR || say "cannot mount $DIR"; }
 for p in /sys/class/virtio-ports/*; do
   case $(cat $p/name) in ${PORT_NAMES.stdout}) OUT=/dev/\${p##*/};; ${PORT_NAMES.stderr}) ERR=/dev/\${p##*/};; esac
 done

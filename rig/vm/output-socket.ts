@@ -24,6 +24,12 @@ export async function listenForOutput(path: string, out: Writable): Promise<Outp
     socket.on('close', () => sawClose());
     socket.on('error', () => socket.destroy()); // a reset when qemu is killed: nothing more to read
     socket.pipe(out, { end: false });
+    // a reader that went away (`rig vm run ... | head`): keep reading, so the guest is never
+    // stuck on a full port and still ends with its exit code
+    out.once('error', () => {
+      socket.unpipe(out);
+      socket.resume();
+    });
   });
   server.listen(path);
   await once(server, 'listening');

@@ -32,3 +32,16 @@ t.test('drained returns after its bound when a connection stays open', async (t)
   await socket.close();
   client.destroy();
 });
+
+t.test('an output that fails: the rest is read and dropped, and the connection still ends', async (t) => {
+  const out = new PassThrough();
+  const socket = await listenForOutput(join(dir, 'broken.sock'), out);
+  const client = connect(socket.path);
+  await new Promise((r) => client.once('connect', r));
+  out.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+  client.end(Buffer.alloc(1 << 20, 0x61));
+  const started = Date.now();
+  await socket.drained(10_000);
+  t.ok(Date.now() - started < 9000, 'drained by the connection closing, not by the bound');
+  await socket.close();
+});
