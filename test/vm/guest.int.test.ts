@@ -5,7 +5,7 @@
  * Each boot costs the host CPU for some seconds: one boot carries the checks that can share it.
  */
 import t from 'tap';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextFromEnv } from '../../rig/context.js';
@@ -43,7 +43,7 @@ t.test('device-mapper targets, node in the shared folder, stdout, stderr and the
   t.ok(String(run.stdout).split('\n').includes(`${shared} 0`), 'node ran as root in the shared folder');
   t.match(run.stderr, /^to stderr$/m, "stderr is the host's stderr");
   t.notMatch(run.stdout, /to stderr/);
-  t.ok(existsSync(join(shared, 'made-here')), 'the shared folder is written through');
+  t.equal(readFileSync(join(shared, 'made-here'), 'utf8'), 'written-in-the-guest\n', 'the shared folder is written through');
   t.same(runFolders(), before, 'the run folder is gone');
 });
 
