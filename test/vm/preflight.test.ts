@@ -27,6 +27,7 @@ t.test('bad flags: exit 2 naming the flag', async (t) => {
     [['--timeout', '0'], /^rig: --timeout: '0' is not a number of seconds/],
     [['--cpus', 'two'], /^rig: --cpus: 'two' is not a number of CPUs/],
     [['--dir', '/'], /^rig: --dir: the guest sees \/ read-only already/],
+    [['--dir', '/nonexistent/folder'], /^rig: --dir: \/nonexistent\/folder is not a folder/],
   ] as const) {
     const run = await rig(['vm', 'run', ...args, '--', 'true']);
     t.equal(run.exitCode, 2, args.join(' '));

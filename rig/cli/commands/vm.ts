@@ -6,6 +6,7 @@
  * --timeout and was killed. Ctrl-C kills the guest.
  */
 import type { Command } from 'commander';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { contextFromEnv } from '../../context.js';
 import { badInput, rigFailure } from '../../errors.js';
@@ -40,6 +41,7 @@ async function run(command: string[], opts: RunOptions): Promise<number> {
   const cpus = flagValue('--cpus', checkWhole(opts.cpus, 64, 'a number of CPUs'));
   const sharedDir = resolve(opts.dir);
   if (sharedDir === '/') throw badInput('--dir: the guest sees / read-only already; share the folder CMD should write in');
+  if (!statSync(sharedDir, { throwIfNoEntry: false })?.isDirectory()) throw badInput(`--dir: ${sharedDir} is not a folder; give the one CMD should run in`);
   if (command.length === 0) throw badInput('no command: write it after --, e.g. rig vm run -- dmsetup targets');
   const qemu = findQemu();
   const paths = vmPaths(contextFromEnv().workDir);
