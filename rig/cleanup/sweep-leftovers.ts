@@ -12,6 +12,7 @@
 import { sweepDisks, type SweepOutcome, type SweepScope } from '../../faults/sweep-disks.js';
 import type { RigContext } from '../context.js';
 import { sweepDocker } from './sweep-docker.js';
+import { sweepGuests } from './sweep-guests.js';
 import { sweepServers } from './sweep-servers.js';
 
 export type { SweepOutcome };
@@ -28,6 +29,7 @@ export interface Sweeper {
 export const SWEEPERS: Sweeper[] = [
   { name: 'docker', sweep: (scope) => sweepDocker({ ...scope, workDir: scope.context.workDir, engineAddress: scope.context.dockerHost ?? undefined }) },
   { name: 'servers', sweep: sweepServers },
+  { name: 'guests', sweep: (scope) => sweepGuests(scope.context.workDir) },
   { name: 'disks', sweep: (scope) => sweepDisks({ dir: scope.dir, registryDir: scope.context.disk.registryDir }) },
 ];
 

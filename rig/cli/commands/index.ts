@@ -11,10 +11,11 @@ import { register as repro } from './repro.js';
 import { register as campaign } from './campaign.js';
 import { register as explore } from './explore.js';
 import { register as perf } from './perf.js';
+import { register as vm } from './vm.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign, explore, perf];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, campaign, explore, perf, vm];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);

@@ -1,0 +1,87 @@
+/**
+ * One guest run: a run folder with the command script, two sockets for the command's output, qemu
+ * started on the built guest, and its end read back. The guest is killed (SIGKILL) when the run is
+ * aborted (Ctrl-C) or its timeout passes; the run folder goes on every path. The folder holds the
+ * rig's owner record and qemu's pid, so `rig cleanup` can end a guest whose rig process was killed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { currentOwner, formatOwner } from '../cleanup/process-owner.js';
+import { rigFailure } from '../errors.js';
+import type { GuestFiles } from './build-guest.js';
+import { commandScript } from './command-script.js';
+import { guestEnd, type GuestEnd } from './guest-exit.js';
+import { RUN_FILES } from './guest-init.js';
+import { listenForOutput, type OutputSocket } from './output-socket.js';
+import type { VmPaths } from './paths.js';
+import { qemuArgs } from './qemu-args.js';
+
+export const RUN_DIR_FILES = { owner: 'owner', qemuPid: 'qemu.pid', console: 'console.log' } as const;
+
+export interface GuestRun {
+  argv: string[];
+  sharedDir: string;
+  memoryMb: number;
+  cpus: number;
+  timeoutS: number;
+  stdout: Writable;
+  stderr: Writable;
+  signal?: AbortSignal;
+}
+
+export interface GuestOutcome {
+  end: GuestEnd;
+  /** The guest's console (kernel and /init messages). */
+  console: string;
+  seconds: number;
+}
+
+export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, run: GuestRun): Promise<GuestOutcome> {
+  await mkdir(paths.runsDir, { recursive: true });
+  const runDir = await mkdtemp(join(paths.runsDir, 'run-'));
+  const sockets: OutputSocket[] = [];
+  try {
+    await writeFile(join(runDir, RUN_DIR_FILES.owner), formatOwner(currentOwner()));
+    const script = commandScript({ argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin' });
+    await writeFile(join(runDir, RUN_FILES.command), script);
+    sockets.push(await listenForOutput(join(runDir, 'stdout.sock'), run.stdout));
+    sockets.push(await listenForOutput(join(runDir, 'stderr.sock'), run.stderr));
+    const args = qemuArgs({
+      kernel: guest.kernel, initrd: guest.initrd, memoryMb: run.memoryMb, cpus: run.cpus,
+      runDir, sharedDir: run.sharedDir, consoleLog: join(runDir, RUN_DIR_FILES.console),
+      stdoutSocket: sockets[0]!.path, stderrSocket: sockets[1]!.path, pidFile: join(runDir, RUN_DIR_FILES.qemuPid),
+    });
+    const timeout = AbortSignal.timeout(run.timeoutS * 1000);
+    const started = Date.now();
+    const exit = await runQemu(qemu, args, run.signal ? AbortSignal.any([run.signal, timeout]) : timeout);
+    if (run.signal?.aborted) throw run.signal.reason;
+    for (const socket of sockets) await socket.drained(5000);
+    const status = await readFile(join(runDir, RUN_FILES.status), 'utf8').catch(() => null);
+    const consoleText = await readFile(join(runDir, RUN_DIR_FILES.console), 'utf8').catch(() => '');
+    return { end: guestEnd(status, timeout.aborted, exit), console: consoleText, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    for (const socket of sockets) await socket.close();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs qemu to its end; `signal` kills it. Resolves with how it ended ("exit 0", "SIGKILL"). */
+function runQemu(qemu: string, args: string[], signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(qemu, args, { stdio: ['ignore', 'ignore', 'pipe'], signal, killSignal: 'SIGKILL' });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    child.on('error', (error) => {
+      // an abort kills qemu, and 'close' follows; anything else means it never ran
+      if (error.name !== 'AbortError') reject(rigFailure(`${qemu} could not run: ${error.message}`, error));
+    });
+    child.on('close', (code, sig) => {
+      if (code !== 0 && !signal.aborted) return reject(rigFailure(`${qemu} failed (exit ${code ?? sig}): ${stderr.trim()}`));
+      resolve(code !== null ? `exit ${code}` : `${sig}`);
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import t from 'tap';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { NO_CWD_EXIT, commandScript } from '../../rig/vm/command-script.js';
+import { shellQuote } from '../../rig/vm/shell-quote.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rig-vm-script-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the script with the host's sh, as the guest does after its chroot. */
+async function runScript(argv: string[], cwd = dir) {
+  const file = join(dir, 'command.sh');
+  writeFileSync(file, commandScript({ argv, cwd, path: process.env.PATH! }));
+  return execa('sh', [file], { reject: false, cwd: '/' });
+}
+
+t.test('shell words: plain ones as they are, the rest quoted', async (t) => {
+  for (const [word, quoted] of [['node', 'node'], ['a b', "'a b'"], ["it's", `'it'\\''s'`], ['', "''"], ['$HOME', "'$HOME'"]]) {
+    t.equal(shellQuote(word!), quoted, JSON.stringify(word));
+  }
+});
+
+t.test('every argument arrives as it was given, in the folder given', async (t) => {
+  const argv = ['node', '-e', 'console.log(JSON.stringify([process.cwd(), ...process.argv.slice(1)]))', "it's", 'a b', '$HOME', '*'];
+  const out = await runScript(argv);
+  t.equal(out.exitCode, 0, String(out.stderr));
+  t.same(JSON.parse(out.stdout), [dir, "it's", 'a b', '$HOME', '*']);
+});
+
+t.test("the command's exit status is the script's", async (t) => {
+  for (const code of [0, 1, 7, 255]) t.equal((await runScript(['sh', '-c', `exit ${code}`])).exitCode, code, `exit ${code}`);
+  t.equal((await runScript(['no-such-command-here'])).exitCode, 127, 'not found: 127, as any shell');
+});
+
+t.test('no udev in the guest: dmsetup is told not to wait for it', async (t) => {
+  t.equal((await runScript(['sh', '-c', 'echo $DM_DISABLE_UDEV'])).stdout, '1');
+});
+
+t.test('a folder the guest lacks ends the script before the command', async (t) => {
+  t.equal((await runScript(['true'], join(dir, 'missing'))).exitCode, NO_CWD_EXIT);
+});
+
+t.test('no command is a bug of the caller', async (t) => {
+  t.throws(() => commandScript({ argv: [], cwd: dir, path: '/bin' }), /no command/);
+});

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QEMU, findOnPath } from '../../rig/vm/find-qemu.js';
+import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
+
+t.before(ensureBuilt);
+const dir = mkdtempSync(join(tmpdir(), 'rig-vm-preflight-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+t.test('no qemu on the PATH: one line with the fix, exit 2', async (t) => {
+  const run = await rig(['vm', 'run', '--', 'true'], { PATH: '/nonexistent' });
+  t.equal(run.exitCode, 2);
+  t.equal(String(run.stderr), 'rig: qemu-system-x86_64 not found: run `make vm-setup` (installs Debian\'s qemu-system-x86)');
+});
+
+t.test('no guest kernel: one line with the fix, exit 2', { skip: findOnPath(QEMU) ? false : 'no qemu here: that check answers first' }, async (t) => {
+  const run = await rig(['vm', 'run', '--', 'true'], { POWERCUT_RIG_WORK_DIR: join(dir, 'work') });
+  t.equal(run.exitCode, 2);
+  t.equal(String(run.stderr), `rig: no guest kernel in ${join(dir, 'work', 'vm', 'kernel')}: run \`make vm-setup\` (or \`rig vm setup\`)`);
+});
+
+t.test('bad flags: exit 2 naming the flag', async (t) => {
+  for (const [args, message] of [
+    [['--memory', '100M'], /^rig: --memory: 100M is too small/],
+    [['--timeout', '0'], /^rig: --timeout: '0' is not a number of seconds/],
+    [['--cpus', 'two'], /^rig: --cpus: 'two' is not a number of CPUs/],
+    [['--dir', '/'], /^rig: --dir: the guest sees \/ read-only already/],
+    [['--dir', '/nonexistent/folder'], /^rig: --dir: \/nonexistent\/folder is not a folder/],
+  ] as const) {
+    const run = await rig(['vm', 'run', ...args, '--', 'true']);
+    t.equal(run.exitCode, 2, args.join(' '));
+    t.match(String(run.stderr), message);
+  }
+});
+
+t.test('findOnPath: the first executable of that name', async (t) => {
+  t.equal(findOnPath('sh', `/nonexistent:${dir}:/bin`), '/bin/sh');
+  t.equal(findOnPath('sh', ''), null);
+});

@@ -1,0 +1,45 @@
+import t from 'tap';
+import { qemuArgs, type GuestMachine } from '../../rig/vm/qemu-args.js';
+
+const machine: GuestMachine = {
+  kernel: '/v/guests/k/vmlinux', initrd: '/v/guests/k/initrd.gz', memoryMb: 1024, cpus: 2,
+  runDir: '/v/runs/run-1', sharedDir: '/work/checkout', consoleLog: '/v/runs/run-1/console.log',
+  stdoutSocket: '/v/runs/run-1/stdout.sock', stderrSocket: '/v/runs/run-1/stderr.sock', pidFile: '/v/runs/run-1/qemu.pid',
+};
+const args = qemuArgs(machine);
+const valueOf = (flag: string) => args[args.indexOf(flag) + 1];
+const allOf = (flag: string) => args.flatMap((a, i) => (args[i - 1] === flag ? [a] : []));
+
+t.test('TCG, memory, CPUs, the kernel and initramfs, no reboot', async (t) => {
+  t.equal(valueOf('-accel'), 'tcg,thread=multi');
+  t.equal(valueOf('-m'), '1024');
+  t.equal(valueOf('-smp'), '2');
+  t.equal(valueOf('-kernel'), machine.kernel);
+  t.equal(valueOf('-initrd'), machine.initrd);
+  t.ok(args.includes('-no-reboot') && args.includes('-nodefaults'));
+  t.equal(valueOf('-pidfile'), machine.pidFile);
+});
+
+t.test('the kernel command line names the run folder and the shared folder', async (t) => {
+  t.equal(valueOf('-append'), 'console=ttyS0 panic=-1 quiet rig.run=/v/runs/run-1 rig.dir=/work/checkout');
+  t.equal(valueOf('-serial'), 'file:/v/runs/run-1/console.log');
+});
+
+t.test("the host's root read-only; the shared and run folders read-write", async (t) => {
+  const shares = allOf('-virtfs');
+  t.equal(shares.length, 3);
+  t.match(shares[0], /^local,path=\/,mount_tag=rig\.root,.*,readonly=on$/);
+  t.match(shares[1], /^local,path=\/work\/checkout,mount_tag=rig\.dir,/);
+  t.notMatch(shares[1], /readonly/);
+  t.match(shares[2], /^local,path=\/v\/runs\/run-1,mount_tag=rig\.run,/);
+});
+
+t.test("the command's stdout and stderr on named ports, from the host's sockets", async (t) => {
+  t.same(allOf('-chardev'), ['socket,id=out,path=/v/runs/run-1/stdout.sock', 'socket,id=err,path=/v/runs/run-1/stderr.sock']);
+  t.same(allOf('-device'), ['virtio-serial-pci', 'virtserialport,chardev=out,name=rig.stdout', 'virtserialport,chardev=err,name=rig.stderr']);
+});
+
+t.test('a folder with a comma or white space is refused (qemu options, kernel command line)', async (t) => {
+  t.throws(() => qemuArgs({ ...machine, sharedDir: '/work/a,b' }), /cannot hold a comma or white space: \/work\/a,b/);
+  t.throws(() => qemuArgs({ ...machine, runDir: '/tmp/a b' }), /white space/);
+});
