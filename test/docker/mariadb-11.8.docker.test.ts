@@ -5,9 +5,9 @@
  * fast; the redo checkpoint the rig reads is the one the server starts recovery from).
  */
 import t, { type Test } from 'tap';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { buildImages } from '../../rig/docker/build-images.js';
@@ -18,6 +18,7 @@ import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/re
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
+import { keepEvidence } from '../fixtures/keep-evidence.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');
@@ -66,13 +67,6 @@ if (engine) {
     });
     t.comment(`${record.id}: ${record.verdict}, ${record.tornPagesBefore.length} torn; ${record.reason}`);
     return record;
-  }
-
-  /** An outcome the assertions below have not met yet: its record and server log outlive the work folder. */
-  function keepEvidence(dir: string, name: string): void {
-    const kept = resolve('.tap/artifacts', name);
-    mkdirSync(kept, { recursive: true });
-    for (const f of ['cycle.json', 'error.log']) if (existsSync(join(dir, f))) copyFileSync(join(dir, f), join(kept, f));
   }
 
   /** Recovery as 11.8 does it: every torn page back, or (the one known exception) a torn page 0 of an .ibd that the server then names, restoring none of that file. */
