@@ -130,7 +130,7 @@ async function bench(signal: AbortSignal): Promise<void> {
         lines.push(`  the stack around a ${us(median)} sleep adds p50 ${us(percentileOf(stackUs, 50))}, p99 ${us(percentileOf(stackUs, 99))} (${stackUs.length} writes)`);
         for (const [i, pct] of [50, 99].entries()) {
           const got = percentileOf(measured.latenciesUs, pct);
-          const [configured, through, stack] = [prediction.configured[i]!, prediction.throughStack[i]!, percentileOf(stackUs, pct)];
+          const [configured, through, stack] = [latencyAt(model.writeLatency, pct)!, prediction.throughStack[i]!, percentileOf(stackUs, pct)];
           const head = `  write p${pct} at QD1: configured ${us(configured)}, through the stack ${us(through)}, measured ${us(got)}`;
           lines.push(stack > configured ? `${head}: the stack's own p${pct} (${us(stack)}) is above the profile's here, not measurable` : `${head} (${ratio(got, through)})`);
         }
