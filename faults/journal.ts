@@ -41,3 +41,16 @@ export function loadJournal(path: string): JournalEntry[] {
   }
   return parseJournal(readFileSync(path), path);
 }
+
+function u64(n: number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(BigInt(n));
+  return b;
+}
+
+/** The format, as the dm disk writes it from its log (the helper writes its own in C). */
+export function encodeJournal(entries: JournalEntry[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('PFJ1', 'latin1'), u64(entries.length)];
+  for (const e of entries) parts.push(u64(e.seq), u64(e.offset), u64(e.length), e.old, e.new);
+  return Buffer.concat(parts);
+}
