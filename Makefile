@@ -6,6 +6,7 @@ APT_PACKAGES := fuse3 libfuse3-dev pkg-config e2fsprogs xfsprogs util-linux \
 VM_APT_PACKAGES := qemu-system-x86 busybox-static dmsetup xz-utils
 NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
+DM_WATCH := faults/helper/pfdm-watch
 COVERAGE_MIN ?= 90
 
 .PHONY: setup apt npm helper compose-plugin build dist typecheck demo test test-fast test-integration test-docker test-dm vm-setup bench clean
@@ -30,13 +31,13 @@ node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-helper: $(HELPER)
+helper: $(HELPER) $(DM_WATCH)
 
 # `docker compose` (docker-compose.yml): Debian trixie's Compose v2 plugin where the CLI has none.
 compose-plugin: apt
 	@scripts/install-compose-plugin.sh
 
-$(HELPER): $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
+$(HELPER) $(DM_WATCH) &: $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
 	$(MAKE) -C faults/helper
 
 build: setup dist

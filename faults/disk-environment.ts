@@ -7,6 +7,7 @@
  *   RIG_REGISTRY_DIR  the registry of live disks (default: /run/powercut-rig/disks, a tmpfs like
  *                     the mounts and loop devices it speaks of)
  *   RIG_DEV_FUSE      the FUSE device (default: /dev/fuse)
+ *   RIG_DM_CONTROL    device-mapper's control node, for the dm backend (default: /dev/mapper/control)
  */
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ export interface DiskEnvironment {
   helperPath: string;
   registryDir: string;
   devFuse: string;
+  dmControl: string;
 }
 
 export const DEFAULT_REGISTRY_DIR = '/run/powercut-rig/disks';
@@ -31,5 +33,6 @@ export function diskEnvironmentFromEnv(env: NodeJS.ProcessEnv = process.env): Di
     helperPath: env.RIG_HELPER || defaultHelperPath(),
     registryDir: env.RIG_REGISTRY_DIR || DEFAULT_REGISTRY_DIR,
     devFuse: env.RIG_DEV_FUSE || '/dev/fuse',
+    dmControl: env.RIG_DM_CONTROL || '/dev/mapper/control',
   };
 }

@@ -37,6 +37,30 @@ export interface DiskRecord {
   registryDir?: string;
   /** Where the helper records every write and flush (DiskOptions.record); absent: it records none. */
   recording?: { path: string; maxBytes: number };
+  /** The block layer the cut happens in: the FUSE helper (absent: written before there was a
+   * choice) or the kernel's device-mapper, whose pieces `dm` names. */
+  backend?: DiskBackend;
+  dm?: DmParts;
+}
+
+export const DISK_BACKENDS = ['fuse', 'dm'] as const;
+export type DiskBackend = (typeof DISK_BACKENDS)[number];
+
+/** What a dm disk made: loop devices over its image and its write log, and two dm devices. */
+export interface DmParts {
+  logImage: string; // the file dm-log-writes logs every write to
+  base: string | null; // the image the disk started from (null: a fresh, zeroed one)
+  baseIsCopy: boolean; // base is the disk's own copy, removed with it
+  adopted?: boolean; // it serves an image it adopted and kept no copy of: it cannot be cut
+  dataLoop: string | null;
+  logLoop: string | null;
+  logName: string;
+  flakeyName: string;
+  watcher: string; // faults/helper/pfdm-watch: the trigger and hold (faults/dm/cut-watch.ts)
+  sectors: number;
+  /** Set at the cut: why, when (ms since arming), and what the block layer counted pending then. */
+  cut: { reason: string; atMs: number; pendingEstimate: number } | null;
+  released: boolean;
 }
 
 export interface DiskOwner {

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { REPLY_TIMEOUT_MS, refusal, sendCommand } from './control-client.js';
 import { diskFailure } from './disk-error.js';
-import { readRecord, saveRecord, type DiskOwner, type DiskRecord } from './disk-record.js';
+import { readRecord, saveRecord, type DiskBackend, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { FILESYSTEMS, type FsKind } from './filesystems.js';
 import { diskEnvironmentFromEnv, type DiskEnvironment } from './disk-environment.js';
 import { deviceHelperArgs, type DeviceModel } from './device-model.js';
@@ -46,6 +46,8 @@ export interface DiskOptions {
   /** Record every write (with its data) and flush from the start to `path`, at most `maxBytes`
    * (format: faults/recording.ts; the driver's name for it in a disk folder is RECORDING_FILE). */
   record?: { path: string; maxBytes: number };
+  /** Where the cut happens: the FUSE helper (default) or the kernel's device-mapper (faults/dm/). */
+  backend?: DiskBackend;
 }
 
 /**
@@ -74,6 +76,11 @@ export class PowerFailDisk {
 
   status(): Promise<HelperStatus> {
     return sendCommand<HelperStatus>(this.record.controlSocket, 'status');
+  }
+
+  /** Whether the disk's own machinery is up (its helper). */
+  isUp(): boolean {
+    return processAlive(this.record.helperPid);
   }
 
   async arm(trigger: TriggerSpec | null): Promise<void> {
@@ -144,9 +151,15 @@ export class PowerFailDisk {
   down(): Promise<TeardownReport> {
     return tearDownDisk(readRecord(this.record.dir) ?? this.record);
   }
+
+  /** The status at the cut as the disk accounts for it once down: the helper knew it exactly at
+   * the cut; a dm disk knows it only from its log (faults/dm/dm-disk.ts). */
+  settledStatus(fired: HelperStatus): HelperStatus {
+    return fired;
+  }
 }
 
-function newRecord(opts: DiskOptions, dir: string): DiskRecord {
+export function newRecord(opts: DiskOptions, dir: string): DiskRecord {
   return {
     version: 1,
     dir,
@@ -235,6 +248,10 @@ async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRe
 export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
   const dir = resolve(opts.dir);
   const environment = opts.environment ?? diskEnvironmentFromEnv();
+  if (opts.backend === 'dm') {
+    const { startDmDisk } = await import('./dm/dm-disk.js');
+    return startDmDisk(opts, dir, environment);
+  }
   await preflightDisk({ dir, fs: opts.fs, sizeBytes: opts.sizeBytes, environment });
   let record: DiskRecord = { ...newRecord(opts, dir), registryDir: environment.registryDir };
   mkdirSync(record.fuseDir, { recursive: true });

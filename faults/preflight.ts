@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { diskBadInput } from './disk-error.js';
-import { readRecord } from './disk-record.js';
+import { readRecord, type DiskBackend } from './disk-record.js';
 import { FILESYSTEMS, diskSizeProblem, type FsKind } from './filesystems.js';
 import type { DiskEnvironment } from './disk-environment.js';
 import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
@@ -15,6 +15,8 @@ export interface PreflightInput {
   fs: FsKind;
   sizeBytes: number;
   environment: DiskEnvironment;
+  /** The dm backend needs neither FUSE nor the helper (faults/dm/dm-preflight.ts checks its own). */
+  backend?: DiskBackend;
 }
 
 export async function preflightDisk(input: PreflightInput): Promise<void> {
@@ -22,17 +24,18 @@ export async function preflightDisk(input: PreflightInput): Promise<void> {
   const sizeProblem = diskSizeProblem(input.fs, input.sizeBytes);
   if (sizeProblem) throw diskBadInput(sizeProblem, 'sizeBytes');
   const { devFuse, helperPath } = input.environment;
-  if (!existsSync(devFuse)) {
+  const fuse = input.backend !== 'dm';
+  if (fuse && !existsSync(devFuse)) {
     throw diskBadInput(`${devFuse} does not exist; load the fuse module (modprobe fuse) or run where FUSE is available`);
   }
-  if (!existsSync(helperPath)) {
+  if (fuse && !existsSync(helperPath)) {
     throw diskBadInput(`the power-fail disk helper ${helperPath} is not built; run make build`);
   }
   if (recipe.mkfs && !(await commandExists(recipe.mkfs))) {
     const pkg = recipe.mkfs.startsWith('mkfs.xfs') ? 'xfsprogs' : 'e2fsprogs';
     throw diskBadInput(`${recipe.mkfs} is not installed, needed for ${input.fs}; apt-get install ${pkg}`, 'fs');
   }
-  for (const tool of ['losetup', 'fusermount3']) {
+  for (const tool of fuse ? ['losetup', 'fusermount3'] : ['losetup']) {
     if (!(await commandExists(tool))) throw diskBadInput(`${tool} is not installed; apt-get install ${tool === 'losetup' ? 'mount' : 'fuse3'}`);
   }
   assertDirFree(input.dir);
@@ -41,7 +44,7 @@ export async function preflightDisk(input: PreflightInput): Promise<void> {
 
 function assertDirFree(dir: string): void {
   const record = readRecord(dir);
-  const busy = mountsAtOrBelow(dir).length > 0 || (record && processAlive(record.helperPid));
+  const busy = mountsAtOrBelow(dir).length > 0 || (record && (processAlive(record.helperPid) || (record.backend === 'dm' && record.dm?.dataLoop)));
   if (busy) {
     throw diskBadInput(`${dir} is already in use by a power-fail disk; take that disk down first, or use another folder`, 'dir');
   }

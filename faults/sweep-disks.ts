@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { diskEnvironmentFromEnv } from './disk-environment.js';
 import { forgetRecord, readRecord, registeredDisks, type DiskOwner, type DiskRecord } from './disk-record.js';
 import { tearDownDisk } from './teardown.js';
+import { deviceExists } from './dm/dmsetup.js';
 import { loopBackingFile, mountsAtOrBelow, processAlive, processCommandLine, processStartTime } from './system.js';
 
 export interface SweepScope {
@@ -28,7 +29,9 @@ function ownerAlive(owner: DiskOwner): boolean {
   return owner.startTime === null || processStartTime(owner.pid) === owner.startTime;
 }
 
+/** The disk's own machinery is up: its helper, or for a dm disk its devices. */
 function helperAlive(record: DiskRecord): boolean {
+  if (record.backend === 'dm') return !!record.dm && (deviceExists(record.dm.flakeyName) || deviceExists(record.dm.logName));
   if (!processAlive(record.helperPid)) return false;
   return processCommandLine(record.helperPid!).includes(`--control=${record.controlSocket}`);
 }
@@ -36,6 +39,10 @@ function helperAlive(record: DiskRecord): boolean {
 /** Whether anything the record names is still there (a helper, a mount, our loop device). */
 function anythingLeft(record: DiskRecord): boolean {
   const loop = record.loopDevice ? loopBackingFile(record.loopDevice) : null;
+  if (record.backend === 'dm') {
+    const ours = (dev: string | null, file: string | undefined) => !!dev && !!file && loopBackingFile(dev) === file;
+    return helperAlive(record) || mountsAtOrBelow(record.dir).length > 0 || ours(record.dm?.dataLoop ?? null, record.image) || ours(record.dm?.logLoop ?? null, record.dm?.logImage);
+  }
   return helperAlive(record) || mountsAtOrBelow(record.dir).length > 0 || !!loop?.startsWith(record.fuseDir);
 }
 
@@ -44,7 +51,7 @@ function reasonToSweep(record: DiskRecord, byName: boolean): string | null {
   const owner = record.owner ?? null;
   if (owner && !ownerAlive(owner)) return `its owner pid ${owner.pid} is gone`;
   if (owner) return null; // a live owner takes its own disk down
-  if (!helperAlive(record)) return 'its helper is gone';
+  if (!helperAlive(record)) return record.backend === 'dm' ? 'its devices are gone' : 'its helper is gone';
   return byName ? 'asked for by its folder' : null;
 }
 

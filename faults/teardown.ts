@@ -7,6 +7,7 @@
 import { execa } from 'execa';
 import { forgetRecord, saveRecord, type DiskRecord } from './disk-record.js';
 import { sendCommand } from './control-client.js';
+import { tearDownDm } from './dm/dm-teardown.js';
 import {
   isMounted,
   loopBackingFile,
@@ -105,6 +106,11 @@ async function stopHelper(record: DiskRecord, report: TeardownReport, lazy: bool
 export async function tearDownDisk(record: DiskRecord, opts: TeardownOptions = {}): Promise<TeardownReport> {
   const report: TeardownReport = { unmounted: [], detached: [], helperKilled: false, helperStopped: false, problems: [] };
   const lazy = opts.lazy ?? false;
+  if (record.backend === 'dm' && record.dm) {
+    const dm = await tearDownDm(record, lazy);
+    if (dm.problems.length === 0) forgetRecord(record);
+    return { ...report, unmounted: dm.unmounted, detached: dm.detached, problems: dm.problems };
+  }
   await releaseHeldIo(record);
   const mountedFrom = record.mountPoint ? mountSource(record.mountPoint) : null;
   for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report, false, lazy);

@@ -1,0 +1,94 @@
+/**
+ * pfdm-watch (faults/helper/pfdm-watch.c, driven by faults/dm/cut-watch.ts) on a file that stands
+ * in for the kernel's: counters in the block layer's stat format, written by the test. Where the
+ * trigger is met it asks the kernel to suspend a device that does not exist, so each firing shows
+ * as that failure: the test sees when it fired, and the disk would hear why.
+ */
+import t from 'tap';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { armLine, CutWatch, parseHold, watchPath } from '../../../faults/dm/cut-watch.js';
+import { defaultHelperPath } from '../../../faults/disk-environment.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rig-cutwatch-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const WATCH = watchPath(defaultHelperPath());
+const DEVICE = 'pcr-not-a-device';
+
+/** The stat file's 17 fields: writes are the fifth, flushes the sixteenth. */
+function setCounters(stat: string, writes: number, flushes = 0): void {
+  const fields = [10, 0, 200, 5, writes, 0, 9000, 40, 0, 30, 45, 0, 0, 0, 0, flushes, 3];
+  writeFileSync(stat, fields.map((f) => String(f).padStart(8)).join(' ') + '\n');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves with the failure once the watch fires, or 'quiet' after ms. */
+async function firedWithin(watch: CutWatch, ms: number): Promise<string> {
+  return Promise.race([
+    watch.whenHeld().then(() => 'held', (e: Error) => e.message),
+    sleep(ms).then(() => 'quiet'),
+  ]);
+}
+
+t.test('the lines it speaks', async (t) => {
+  t.same(parseHold('cut armed 17 312'), { reason: 'armed', pendingEstimate: 17, atMs: 312 });
+  t.equal(parseHold('ok'), null);
+  t.equal(armLine({ kind: 'armed', pendingPageWrites: 16 }), 'arm armed 16');
+  t.equal(armLine({ kind: 'after-writes', writes: 500 }), 'arm after-writes 500');
+  t.equal(armLine({ kind: 'at-time', ms: 800 }), 'arm at-time 800');
+  t.equal(armLine({ kind: 'manual' }), 'arm none');
+  t.equal(armLine(null), 'arm none');
+});
+
+t.test('armed N fires at N writes since the last flush, not before', async (t) => {
+  t.ok(existsSync(WATCH), `${WATCH} is built`);
+  const stat = join(dir, 'armed.stat');
+  setCounters(stat, 100, 7);
+  const trace = join(dir, 'armed.trace');
+  const watch = CutWatch.start(WATCH, DEVICE, stat, trace);
+  t.teardown(() => watch.stop());
+  await watch.arm({ kind: 'armed', pendingPageWrites: 3 });
+  setCounters(stat, 102, 7);
+  t.equal(await firedWithin(watch, 150), 'quiet', 'two writes pending: no cut');
+  setCounters(stat, 102, 8);
+  await sleep(50);
+  setCounters(stat, 104, 8);
+  t.equal(await firedWithin(watch, 150), 'quiet', 'a flush made those durable: two since it');
+  setCounters(stat, 105, 8);
+  t.match(await firedWithin(watch, 2000), new RegExp(`^the dm disk's trigger fired but could not hold I/O: suspending ${DEVICE}: `), 'the third since the flush fires it');
+  const lines = readFileSync(trace, 'utf8');
+  t.match(lines, /^arm armed 3 at writes 100 flushes 7\n/, 'the trace starts at the arm');
+  t.match(lines, /writes 102 flushes 8 since-flush 0/, 'and shows the flush it saw');
+});
+
+t.test('after-writes counts from arming; at-time waits its time; cut holds at once', async (t) => {
+  const stat = join(dir, 'other.stat');
+  setCounters(stat, 50);
+  const after = CutWatch.start(WATCH, DEVICE, stat, join(dir, 'after.trace'));
+  t.teardown(() => after.stop());
+  await after.arm({ kind: 'after-writes', writes: 5 });
+  setCounters(stat, 54);
+  t.equal(await firedWithin(after, 150), 'quiet');
+  setCounters(stat, 55);
+  t.match(await firedWithin(after, 2000), /could not hold I\/O/);
+
+  const timed = CutWatch.start(WATCH, DEVICE, stat, join(dir, 'timed.trace'));
+  t.teardown(() => timed.stop());
+  const started = Date.now();
+  await timed.arm({ kind: 'at-time', ms: 300 });
+  t.match(await firedWithin(timed, 3000), /could not hold I\/O/);
+  t.ok(Date.now() - started >= 300, 'not before its time');
+
+  const manual = CutWatch.start(WATCH, DEVICE, stat, join(dir, 'manual.trace'));
+  t.teardown(() => manual.stop());
+  await manual.arm(null);
+  await t.rejects(manual.cut(), new RegExp(`suspending ${DEVICE}`), 'a cut command holds at once, and says why it could not');
+});
+
+t.test('a watcher that cannot start says so', async (t) => {
+  t.throws(() => CutWatch.start(join(dir, 'nothing'), DEVICE, 'x', 'z'), /the dm disk's watcher .*nothing is not built; run make build/);
+  const watch = CutWatch.start(WATCH, DEVICE, join(dir, 'no-such-stat'), join(dir, 'x.trace'));
+  await t.rejects(watch.arm({ kind: 'armed', pendingPageWrites: 1 }), /pfdm-watch ended \(exit 1\): pfdm-watch: cannot open .*no-such-stat/);
+});
