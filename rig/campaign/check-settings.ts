@@ -7,6 +7,7 @@ import { BULK_TABLE_MAX_BYTES } from '../load/lifecycle/bulk.js';
 import { isDefaultMix, showMix } from '../load/load-mix.js';
 import type { ScenarioSettings } from '../results/types.js';
 import { diskSizeProblem } from '../../faults/filesystems.js';
+import { dmModelProblem } from '../../faults/dm/dm-preflight.js';
 import { exploreRefusal } from '../explore/explore-refusal.js';
 import { readSize, showSize } from '../../faults/sizes.js';
 import { formatTrigger } from '../../faults/trigger.js';
@@ -23,6 +24,10 @@ const MIN_BUFFER_POOL: Record<number, number> = { 4096: 2 * MiB, 8192: 3 * MiB, 
 type Check = (s: ScenarioSettings) => SettingsProblem | null;
 
 const checks: Check[] = [
+  (s) => {
+    const message = s.disk.backend === 'dm' ? dmModelProblem(s.disk.model, s.explore !== undefined) : null;
+    return message ? { key: 'disk.backend', message } : null;
+  },
   (s) =>
     s.runtime === 'local' && s.image
       ? { key: 'image', message: 'an image is used only with runtime: docker; remove image or set runtime: docker' }

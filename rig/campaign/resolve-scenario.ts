@@ -48,6 +48,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
       trigger: disk.trigger ?? (explore ? DEFAULT_EXPLORE_TRIGGER : defaultTrigger(server.engine ?? DEFAULT_SERVER.engine)),
       journalMaxBytes: disk.cacheBound ?? DEFAULT_DISK.journalMaxBytes,
       sizeBytes: disk.size ?? DEFAULT_DISK.sizeBytes,
+      ...(disk.backend === 'dm' ? { backend: 'dm' as const } : {}),
     },
     load: { ...DEFAULT_LOAD, ...load },
     expect: 'recovers',

@@ -3,6 +3,7 @@
  * that lists the keys allowed there), and fields with their own syntax are checked into the values
  * the rig uses: sizes to bytes, `on`/`off` to booleans, trigger text to a TriggerSpec.
  */
+import { DISK_BACKENDS } from '../../faults/disk-record.js';
 import { z } from 'zod';
 import { show, type Checked } from '../../faults/checked.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
@@ -61,6 +62,7 @@ export const diskSchema = section({
   profile: field(readDeviceProfile).optional(),
   atomic: field(checkAtomicUnit).optional(),
   fs: z.enum(DATADIR_FILESYSTEMS).optional(),
+  backend: z.enum(DISK_BACKENDS).optional(),
   trigger: field(checkCampaignTrigger).optional(),
   cacheBound: field((v) => checkSize(v, 4096, '256M')).optional(),
   size: field((v) => checkSize(v, 16 * 1024 * 1024, '1G')).optional(),

@@ -8,11 +8,15 @@ import { join } from 'node:path';
 import type { SweepOutcome } from '../../faults/sweep-disks.js';
 import { endProcess, isOurProcess, readPid } from '../docker/process-records.js';
 import { RUN_DIR_FILES } from '../vm/run-guest.js';
+import { IN_GUEST_ENV } from '../vm/command-script.js';
 import { vmPaths } from '../vm/paths.js';
 import { ownerAlive, readOwner } from './process-owner.js';
 
-export async function sweepGuests(workDir: string): Promise<SweepOutcome> {
+export async function sweepGuests(workDir: string, env: NodeJS.ProcessEnv = process.env): Promise<SweepOutcome> {
   const out: SweepOutcome = { removed: [], kept: [], problems: [] };
+  // inside a guest the runs folder is the host's, read-only, and its qemu (the very one this
+  // rig runs in) is not in this kernel's process table: the host sweeps its own
+  if (env[IN_GUEST_ENV] === '1') return out;
   const { runsDir } = vmPaths(workDir);
   for (const name of await readdir(runsDir).catch(() => [] as string[])) {
     const dir = join(runsDir, name);

@@ -5,6 +5,7 @@
  */
 import { Option } from 'commander';
 import { oneOf } from '../../faults/checked.js';
+import { DISK_BACKENDS } from '../../faults/disk-record.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { ATOMIC_UNITS, showSize } from '../../faults/sizes.js';
 import { formatTrigger } from '../../faults/trigger.js';
@@ -41,6 +42,7 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: `${formatTrigger(disk.trigger)}; engine rocksdb: ${formatTrigger(DEFAULT_ROCKSDB_TRIGGER)}` },
   { key: 'disk.cacheBound', flag: '--cache-bound <size>', help: 'unflushed data the disk keeps; past it the oldest writes retire as durable', shown: showSize(disk.journalMaxBytes) },
   { key: 'disk.size', flag: '--size <size>', help: 'disk size', shown: showSize(disk.sizeBytes) },
+  { key: 'disk.backend', flag: '--backend <backend>', help: `where the cut happens: ${oneOf(DISK_BACKENDS)} (dm: the kernel's dm-log-writes and dm-flakey)`, shown: 'fuse' },
   { key: 'load.kind', flag: '--load <kind>', help: `the write load: ${oneOf(loadSchema.shape.kind.unwrap().options)}`, shown: load.kind },
   { key: 'load.mix', flag: '--mix <kinds>', help: "the builtin load's kinds of step: 'write-only,churn' (equal weights) or 'write-only=4,churn=1,alter=1,partitions=1,bulk=1'", shown: 'write-only' },
   { key: 'load.connections', flag: '--connections <n>', help: 'client connections', shown: String(load.connections), numeric: true },

@@ -20,6 +20,7 @@ export function diskOptionsFor(
     // a record written before device profiles ran on the machine's disk as it is
     model: settings.disk.model ?? DEFAULT_DISK.model,
     trigger: null,
+    ...(settings.disk.backend === 'dm' ? { backend: 'dm' as const } : {}),
     ...image,
     ...(environment ? { environment } : {}),
   };

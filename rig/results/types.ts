@@ -3,6 +3,7 @@
  * and CampaignResults for a campaign (DIR/results.json). Reports render from these alone. What
  * the disk itself records (filesystems, triggers, pending writes, its counters) is typed in faults/.
  */
+import type { DiskBackend } from '../../faults/disk-record.js';
 import type { DeviceModel } from '../../faults/device-model.js';
 import type { FindingId } from '../findings/catalog.js';
 import type { DoublewriteSetting } from './doublewrite-mode.js';
@@ -67,6 +68,8 @@ export interface DiskSettings {
   trigger: TriggerSpec;
   journalMaxBytes: number;
   sizeBytes: number;
+  /** Where the cut happens (faults/dm/): absent is the FUSE helper, as before there was a choice. */
+  backend?: DiskBackend;
 }
 
 export interface LoadSettings {

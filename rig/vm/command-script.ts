@@ -12,6 +12,9 @@ export interface GuestCommand {
   path: string;
 }
 
+/** Set in the guest's environment: the rig there runs inside a `rig vm run`. */
+export const IN_GUEST_ENV = 'RIG_IN_GUEST';
+
 /** Exit status of the script when the folder to run in is missing in the guest. */
 export const NO_CWD_EXIT = 126;
 
@@ -23,6 +26,8 @@ export function commandScript(command: GuestCommand): string {
     LANG: 'C.UTF-8',
     // no udev in the guest: dmsetup must not wait for it
     DM_DISABLE_UDEV: '1',
+    // a rig run here leaves the host's guest runs to the host (rig/cleanup/sweep-guests.ts)
+    [IN_GUEST_ENV]: '1',
   };
   return [
     `cd ${shellQuote(command.cwd)} || exit ${NO_CWD_EXIT}`,

@@ -38,6 +38,10 @@ t.test('no udev in the guest: dmsetup is told not to wait for it', async (t) => 
   t.equal((await runScript(['sh', '-c', 'echo $DM_DISABLE_UDEV'])).stdout, '1');
 });
 
+t.test('the rig in the guest knows it is in one', async (t) => {
+  t.equal((await runScript(['sh', '-c', 'echo $RIG_IN_GUEST'])).stdout, '1');
+});
+
 t.test('a folder the guest lacks ends the script before the command', async (t) => {
   t.equal((await runScript(['true'], join(dir, 'missing'))).exitCode, NO_CWD_EXIT);
 });

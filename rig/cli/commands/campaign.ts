@@ -6,7 +6,8 @@
  * the rig itself failed. `--resume` continues an
  * interrupted run in the same DIR without redoing its finished cycles.
  */
-import type { Command } from 'commander';
+import { DISK_BACKENDS, type DiskBackend } from '../../../faults/disk-record.js';
+import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { loadCampaign } from '../../campaign/load-campaign.js';
 import { describeEnvironment } from '../../campaign/environment.js';
@@ -16,6 +17,7 @@ import { planCycles, recordsPlanned } from '../../campaign/plan-cycles.js';
 import { createProgress } from '../../campaign/progress.js';
 import { readResumeState, type ResumeState } from '../../campaign/resume-state.js';
 import { runCampaign, type ScenarioRuntime } from '../../campaign/run-campaign.js';
+import { preflightBackends } from '../preflight-backends.js';
 import { parseShard, selectShard } from '../../campaign/shard.js';
 import type { Campaign, Shard } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
@@ -40,6 +42,7 @@ export interface CampaignOptions {
   resume?: boolean;
   cycles?: string;
   seed?: string;
+  backend?: DiskBackend;
   evidenceMax?: string;
   scenario?: string[];
 }
@@ -84,6 +87,16 @@ function withChosenImages(loaded: Campaign, runtimes: Map<string, ScenarioRuntim
   return { ...loaded, scenarios };
 }
 
+/** The campaign with every scenario's cut on `backend` (--backend), or as the file says. */
+function onBackend(loaded: Campaign, backend: DiskBackend | undefined): Campaign {
+  if (backend === undefined) return loaded;
+  const on = (s: Campaign['scenarios'][number]): Campaign['scenarios'][number] => {
+    const { backend: _, ...disk } = s.settings.disk;
+    return { ...s, settings: { ...s.settings, disk: backend === 'dm' ? { ...disk, backend } : disk } };
+  };
+  return { ...loaded, scenarios: loaded.scenarios.map(on) };
+}
+
 /** The campaign cut down to the scenarios --scenario names (all of them when it names none). */
 function onlyScenarios(loaded: Campaign, names: string[], file: string): Campaign {
   if (!names.length) return loaded;
@@ -98,7 +111,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
   const cycles = o.cycles === undefined ? undefined : parseCyclesOption(o.cycles);
   const seed = o.seed === undefined ? undefined : parseSeedOption(o.seed);
   const loaded = onlyScenarios(await loadCampaign(file, { cycles, seed }), o.scenario ?? [], file);
-  return runLoadedCampaign(loaded, file, o, shard);
+  return runLoadedCampaign(onBackend(loaded, o.backend), file, o, shard);
 }
 
 /**
@@ -108,6 +121,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
 export async function runLoadedCampaign(loaded: Campaign, file: string, o: CampaignOptions, shard: Shard | null = null): Promise<number> {
   const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
   const dir = resolve(o.out);
+  await preflightBackends(loaded.scenarios.map((s) => s.settings), contextFromEnv().disk);
   const planned = selectShard(planCycles(loaded), shard);
   let resume: ResumeState | null = null;
   if (o.resume) resume = await readResumeState(dir, loaded, shard, planned);
@@ -188,6 +202,7 @@ export function register(program: Command): void {
     .option('--shard <i/n>', 'run only shard I of N (every N-th cycle); merge the shards with rig merge')
     .option('--resume', 'continue an interrupted run in --out without redoing its finished cycles')
     .option('--cycles <n>', 'cycles per scenario, overriding the file')
+    .addOption(new Option('--backend <backend>', "where every scenario's cut happens (disk.backend), overriding the file: fuse, or dm (the kernel's dm-log-writes and dm-flakey)").choices(DISK_BACKENDS))
     .option('--seed <s>', 'campaign seed, overriding the file')
     .option('--evidence-max <size>', 'disk cap for kept evidence, overriding evidence.maxBytes (e.g. 2G)')
     .option('--scenario <name...>', "run only these scenarios of the file (e.g. one finding's hunt)")

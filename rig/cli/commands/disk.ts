@@ -10,15 +10,17 @@ import { runInterruptible } from '../../interrupts.js';
 import { flagValue } from '../flag-value.js';
 import { runAction, type SettingFlags } from '../run-action.js';
 import { buildCrashImage } from '../../../faults/crash-image.js';
-import { readRecord } from '../../../faults/disk-record.js';
+import { DISK_BACKENDS, readRecord, type DiskBackend } from '../../../faults/disk-record.js';
+import { openDisk } from '../../../faults/open-disk.js';
 import { contextFromEnv } from '../../context.js';
 import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
-import { PowerFailDisk, startDisk } from '../../../faults/power-fail-disk.js';
+import { startDisk, type PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { checkAtomicUnit, checkSize, showSize } from '../../../faults/sizes.js';
 import { processAlive } from '../../../faults/system.js';
 import { checkTrigger, formatTrigger } from '../../../faults/trigger.js';
 import { readDeviceProfile, shippedProfileNames } from '../../../faults/device-profile.js';
+import { runSelftest } from '../../../faults/selftest/model-check.js';
 
 /** The disk's settings by the flags that set them, for its errors. */
 const DISK_FLAGS: SettingFlags = {
@@ -31,7 +33,8 @@ interface UpOptions {
   size: string;
   fs: string;
   atomic: string;
-  trigger: string;
+  trigger?: string;
+  backend: DiskBackend;
   pageSize: string;
   cacheBound: string;
   profile: string;
@@ -57,12 +60,15 @@ async function up(opts: UpOptions): Promise<number> {
     atomicUnit: flagValue('--atomic', checkAtomicUnit(opts.atomic)),
     pageSize: flagValue('--page-size', checkSize(opts.pageSize, 1, '16k')),
     journalMaxBytes: flagValue('--cache-bound', checkSize(opts.cacheBound, 1, '256M')),
-    trigger: flagValue('--trigger', checkTrigger(opts.trigger, true)),
+    trigger: flagValue('--trigger', checkTrigger(opts.trigger ?? (opts.backend === 'dm' ? 'manual' : formatTrigger(DEFAULT_DISK.trigger)), true)),
   };
+  if (opts.backend === 'dm' && settings.trigger.kind !== 'manual') {
+    throw badInput(`--trigger: the dm backend watches its trigger in the process that drives the load (rig cycle, rig campaign), and this one ends once the disk is up; use --trigger manual and 'rig disk cut'`);
+  }
   const profile = flagValue('--profile', readDeviceProfile(opts.profile));
   const ownerPid = parseOwnerPid(opts.ownerPid);
   return runInterruptible(async (signal) => {
-    const disk = await startDisk({ ...settings, model: profile.device, signal, environment: contextFromEnv().disk });
+    const disk = await startDisk({ ...settings, model: profile.device, signal, environment: contextFromEnv().disk, backend: opts.backend });
     if (signal.aborted) {
       await disk.down();
       return 130;
@@ -71,7 +77,7 @@ async function up(opts: UpOptions): Promise<number> {
     disk.setOwner(ownerPid);
     process.stdout.write(`${disk.target}\n`);
     process.stderr.write(
-      `power-fail disk up: ${settings.fs} on ${disk.record.loopDevice}, atomic ${settings.atomicUnit} B, ` +
+      `power-fail disk up (${opts.backend}): ${settings.fs} on ${disk.record.loopDevice}, atomic ${settings.atomicUnit} B, ` +
         `profile ${profile.name} (${profile.device.cache} cache), trigger ${formatTrigger(settings.trigger)}; 'rig disk down --dir ${opts.dir}' ends it\n`,
     );
     return 0;
@@ -81,12 +87,12 @@ async function up(opts: UpOptions): Promise<number> {
 function liveDisk(dir: string): PowerFailDisk {
   const record = readRecord(resolve(dir));
   if (!record) throw badInput(`--dir: ${dir} holds no power-fail disk; start one with 'rig disk up --dir ${dir}'`);
-  return new PowerFailDisk(record);
+  return openDisk(record);
 }
 
 async function cut(opts: { dir: string }): Promise<void> {
   const disk = liveDisk(opts.dir);
-  if (!processAlive(disk.record.helperPid)) throw badInput(`the disk in ${opts.dir} is not up`);
+  if (!disk.isUp()) throw badInput(`the disk in ${opts.dir} is not up`);
   const before = await disk.status();
   const s = before.cut ? await disk.cutStatus() : await disk.cut();
   const what = before.cut ? `already cut (${s.cutReason})` : 'cut';
@@ -95,7 +101,7 @@ async function cut(opts: { dir: string }): Promise<void> {
 
 async function status(opts: { dir: string; json?: boolean }): Promise<void> {
   const disk = liveDisk(opts.dir);
-  if (!processAlive(disk.record.helperPid)) throw badInput(`the disk in ${opts.dir} is not up`);
+  if (!disk.isUp()) throw badInput(`the disk in ${opts.dir} is not up`);
   const s = await disk.status();
   if (opts.json) {
     process.stdout.write(JSON.stringify(s, null, 2) + '\n');
@@ -123,7 +129,7 @@ async function down(opts: { dir: string; seed: string }): Promise<void> {
   if (!Number.isInteger(seed) || seed < 0) throw badInput(`--seed: '${opts.seed}' is not a whole number`);
   // a cut whose journal dump failed is reported, but only once the disk is down
   let failedCut: unknown = null;
-  if (processAlive(disk.record.helperPid)) await cutOrCutStatus(disk).catch((e: unknown) => (failedCut = e));
+  if (disk.isUp()) await cutOrCutStatus(disk).catch((e: unknown) => (failedCut = e));
   const report = await disk.down();
   if (failedCut) throw failedCut;
   if (report.problems.length) throw badInput(`teardown left problems: ${report.problems.join('; ')}; run 'rig cleanup'`);
@@ -135,6 +141,49 @@ async function down(opts: { dir: string; seed: string }): Promise<void> {
   process.stdout.write(`${crash.sha256}\n`);
 }
 
+interface SelftestFlags {
+  backend: DiskBackend;
+  seeds: string;
+  firstSeed: string;
+  plans: string;
+  json?: boolean;
+}
+
+function count(flag: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > max) throw badInput(`${flag}: '${text}' is not a count; use a whole number from 1 to ${max}`);
+  return n;
+}
+
+async function selftest(o: SelftestFlags): Promise<number> {
+  const seeds = count('--seeds', o.seeds, 100_000);
+  const first = count('--first-seed', o.firstSeed, 1_000_000_000);
+  const plans = count('--plans', o.plans, 1000);
+  const environment = contextFromEnv().disk;
+  const model = readDeviceProfile('local');
+  if (!model.ok) throw badInput(model.problem);
+  return runInterruptible(async () => {
+    const result = await runSelftest({
+      backend: o.backend,
+      seeds: Array.from({ length: seeds }, (_, i) => first + i),
+      plansPerSeed: plans,
+      model: model.value.device,
+      environment,
+      onSeed: (done, of, s) =>
+        process.stderr.write(`[${done}/${of}] seed ${s.seed} (atomic ${showSize(s.unit)}, ${s.mix}, cut at ${s.cut === 'end' ? 'the end' : `after-writes, ${s.issued} issued`}): ` +
+          `${s.pending} pending, ${s.images} crash images${s.problems.length ? `; ${s.problems.join('; ')}` : ', as the model says'}\n`),
+    });
+    if (o.json) process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+    const torn = (r: Record<number, number>, unit: number) => r[unit] ?? 0;
+    process.stdout.write(
+      `selftest (${result.backend}): ${result.seeds.length} seeds, ${result.images} crash images; 16 KiB writes torn: aligned ${torn(result.alignedPagesTorn, 4096)} at atomic 4k, ` +
+        `${torn(result.alignedPagesTorn, 16384)} at 16k; misaligned ${torn(result.misalignedPagesTorn, 16384)} at 16k; ` +
+        `${result.problems.length ? `the model FAILED: ${result.problems.slice(0, 5).join('; ')}` : 'the disk keeps its model'}\n`,
+    );
+    return result.problems.length ? 1 : 0;
+  });
+}
+
 export function register(program: Command): void {
   const disk = program.command('disk').description('a power-fail disk for any program: up, cut, status, down');
   disk
@@ -144,7 +193,8 @@ export function register(program: Command): void {
     .option('--size <size>', 'disk size', showSize(DEFAULT_DISK.sizeBytes))
     .addOption(new Option('--fs <fs>', 'filesystem').choices(FS_KINDS).default(DEFAULT_DISK.fs))
     .option('--atomic <unit>', 'atomic write unit: 512, 4k, 8k, 16k, 32k, 64k', showSize(DEFAULT_DISK.atomicUnit))
-    .option('--trigger <trigger>', "cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual'", formatTrigger(DEFAULT_DISK.trigger))
+    .option('--trigger <trigger>', `cut trigger: 'armed N', 'after-writes N', 'at-time 5s', 'manual' (default: ${formatTrigger(DEFAULT_DISK.trigger)}; manual with --backend dm)`)
+    .addOption(new Option('--backend <backend>', 'where the cut happens: the FUSE helper, or the kernel\'s device-mapper (dm-log-writes + dm-flakey)').choices(DISK_BACKENDS).default('fuse'))
     .option('--page-size <size>', 'page size the armed trigger counts', showSize(DEFAULT_SERVER.pageSize))
     .option('--cache-bound <size>', 'unflushed data the disk keeps; past it the oldest writes retire as durable', showSize(DEFAULT_DISK.journalMaxBytes))
     .option('--profile <name|file>', `device profile: its write cache and timing, ${shippedProfileNames().join(', ')} (faults/profiles/) or a profile file`, DEFAULT_DISK.profile)
@@ -163,4 +213,13 @@ export function register(program: Command): void {
     .requiredOption('--dir <dir>')
     .option('--seed <seed>', 'seed for the fates of pending writes', String(DEFAULT_SEED))
     .action(runAction(down, DISK_FLAGS));
+  disk
+    .command('selftest')
+    .description('check the disk keeps its model here: seeded write programs on a raw disk, a cut, crash images checked sector by sector (exit 1 if not)')
+    .addOption(new Option('--backend <backend>', 'the disk to check').choices(DISK_BACKENDS).default('fuse'))
+    .option('--seeds <n>', 'how many seeded programs', '100')
+    .option('--first-seed <s>', 'the first seed (a failure names its seed: --first-seed S --seeds 1 runs it again)', '1')
+    .option('--plans <n>', 'crash images per program', '10')
+    .option('--json', 'the whole result on stdout')
+    .action(runAction(selftest, DISK_FLAGS));
 }
