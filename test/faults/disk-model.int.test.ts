@@ -8,17 +8,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { makePlan, unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
+import { makePlan } from '../../faults/crash-plan.js';
 import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
-import { makeProgram, splitAtCut, xfsIoArgs, type ProgramWrite, type Step } from '../fixtures/write-program.js';
+import { makeProgram, splitAtCut, xfsIoArgs, type Step } from '../../faults/selftest/write-program.js';
+import { expectedImage, unitsWholeOrAbsent } from '../../faults/selftest/model.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');
 
-const SECTOR = 512;
 const PLANS_PER_RUN = 40;
 
 interface Run {
@@ -39,40 +39,6 @@ const runs: Run[] = [
   { name: 'pages at 16k, cut by after-writes', unit: 16384, seed: 17, mix: 'pages', cutAfter: 90 },
   { name: 'pages at 8k', unit: 8192, seed: 18, mix: 'pages', cutAfter: null },
 ];
-
-/** What each sector must hold: durable writes in full, then the plan's landed units in order. */
-function expectedImage(size: number, durable: ProgramWrite[], pending: ProgramWrite[], plan: CrashPlan): Buffer {
-  const img = Buffer.alloc(size);
-  for (const w of durable) img.fill(w.fill, w.offset, w.offset + w.length);
-  pending.forEach((w, i) => {
-    const { first } = unitSpan(w.offset, w.length, plan.atomicUnit);
-    for (const u of plan.writes[i]!.unitsLanded) {
-      const from = Math.max(w.offset, (first + u) * plan.atomicUnit);
-      const to = Math.min(w.offset + w.length, (first + u + 1) * plan.atomicUnit);
-      img.fill(w.fill, from, to);
-    }
-  });
-  return img;
-}
-
-/** Each unit a pending write covers is all new or all old, where no later write overlaps it. */
-function unitsWholeOrAbsent(crash: Buffer, pending: ProgramWrite[], unit: number): string | null {
-  for (const [i, w] of pending.entries()) {
-    const later = pending.slice(i + 1);
-    const { first, count } = unitSpan(w.offset, w.length, unit);
-    for (let u = 0; u < count; u++) {
-      const from = Math.max(w.offset, (first + u) * unit);
-      const to = Math.min(w.offset + w.length, (first + u + 1) * unit);
-      const seen = new Set<boolean>();
-      for (let s = from; s < to; s += SECTOR) {
-        if (later.some((l) => s >= l.offset && s < l.offset + l.length)) continue;
-        seen.add(crash[s] === w.fill && crash.subarray(s, s + SECTOR).every((b) => b === w.fill));
-      }
-      if (seen.size > 1) return `write ${w.index} unit ${u} is part new, part old`;
-    }
-  }
-  return null;
-}
 
 interface Tally {
   alignedPagesTorn: Record<number, number>;

@@ -20,7 +20,7 @@ import { ORDER_LOG_FILE, readOrderLog } from '../../faults/order-log.js';
 import { startDisk } from '../../faults/power-fail-disk.js';
 import { waitFor } from '../../faults/system.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
-import { makeProgram, xfsIoArgs, type ProgramWrite, type Step } from '../fixtures/write-program.js';
+import { makeProgram, xfsIoArgs, type ProgramWrite, type Step } from '../../faults/selftest/write-program.js';
 
 const WRITERS = 4;
 const REGION = 256 * 1024; // each writer's own; regions are REGION + GAP apart, so no request merges across them
