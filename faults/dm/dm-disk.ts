@@ -6,7 +6,7 @@
  * every request; teardown turns the log into the journal the FUSE disk dumps at its cut, so the
  * same plans make the same kind of crash image (faults/dm/log-journal.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, truncateSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { diskFailure } from '../disk-error.js';
@@ -206,10 +206,14 @@ export class DmDisk extends PowerFailDisk {
   }
 }
 
+const TMPFS_MAGIC = 0x01021994;
+
 async function attach(file: string): Promise<string> {
-  const direct = await execa('losetup', ['--find', '--show', '--direct-io=on', file], { reject: false });
-  if (direct.exitCode === 0) return direct.stdout.trim();
-  // a file on tmpfs takes no O_DIRECT: the loop device then goes through the page cache
+  // a file on tmpfs (the guest's /tmp) takes no O_DIRECT: the loop device goes through the page cache
+  if (statfsSync(file).type !== TMPFS_MAGIC) {
+    const direct = await execa('losetup', ['--find', '--show', '--direct-io=on', file], { reject: false });
+    if (direct.exitCode === 0) return direct.stdout.trim();
+  }
   const r = await execa('losetup', ['--find', '--show', file], { reject: false });
   if (r.exitCode !== 0) throw diskFailure(`losetup could not attach ${file}: ${r.stderr.trim()}`);
   return r.stdout.trim();

@@ -44,7 +44,9 @@ export async function rebuildAndServe(cycleDir: string, environment?: DiskEnviro
     rmSync(dir, { recursive: true, force: true });
     throw rigFailure(`rebuilt crash image has sha256 ${sha256}, the record says ${record.crashImageSha256}`);
   }
-  const disk = await startDisk(diskOptionsFor(record.settings, dir, { adoptImage: image }, environment));
+  // served on the FUSE disk whatever backend the cycle cut on: the crash image is the same bytes,
+  // and a dm cycle's repro then runs where the kernel has no device-mapper
+  const disk = await startDisk({ ...diskOptionsFor(record.settings, dir, { adoptImage: image }, environment), backend: 'fuse' });
   return { record, disk, sha256 };
 }
 

@@ -175,7 +175,7 @@ async function selftest(o: SelftestFlags): Promise<number> {
     });
     if (o.json) process.stdout.write(JSON.stringify(result, null, 1) + '\n');
     const torn = (r: Record<number, number>, unit: number) => r[unit] ?? 0;
-    process.stdout.write(
+    (o.json ? process.stderr : process.stdout).write(
       `selftest (${result.backend}): ${result.seeds.length} seeds, ${result.images} crash images; 16 KiB writes torn: aligned ${torn(result.alignedPagesTorn, 4096)} at atomic 4k, ` +
         `${torn(result.alignedPagesTorn, 16384)} at 16k; misaligned ${torn(result.misalignedPagesTorn, 16384)} at 16k; ` +
         `${result.problems.length ? `the model FAILED: ${result.problems.slice(0, 5).join('; ')}` : 'the disk keeps its model'}\n`,
@@ -220,6 +220,6 @@ export function register(program: Command): void {
     .option('--seeds <n>', 'how many seeded programs', '100')
     .option('--first-seed <s>', 'the first seed (a failure names its seed: --first-seed S --seeds 1 runs it again)', '1')
     .option('--plans <n>', 'crash images per program', '10')
-    .option('--json', 'the whole result on stdout')
+    .option('--json', 'the whole result on stdout (the summary line goes to stderr)')
     .action(runAction(selftest, DISK_FLAGS));
 }

@@ -1,0 +1,96 @@
+/**
+ * The dm backend on a real kernel path: one boot of the guest (rig vm run), where device-mapper
+ * is real, carries what `make test` checks of it. A short disk-model selftest (one seed of each
+ * kind of run; `make test-dm` runs a hundred), `rig disk up/cut/down --backend dm` on the raw device
+ * with page writes never flushed (no filesystem, whose journal commits every 5 s would flush
+ * them while the CLI starts), and a disk whose owner died (ext4) swept by `rig cleanup`.
+ * Each step leaves the guest's device-mapper table and loop devices as they were.
+ */
+import t from 'tap';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SelftestResult } from '../../../faults/selftest/model-check.js';
+import { RUN_KINDS } from '../../../faults/selftest/model-check.js';
+import { ensureBuilt, RIG_MAIN, rig } from '../../fixtures/rig-cli.js';
+
+const shared = mkdtempSync(join(tmpdir(), 'rig-dm-guest-'));
+t.teardown(() => rmSync(shared, { recursive: true, force: true }));
+t.before(async () => {
+  await ensureBuilt();
+  const setup = await rig(['vm', 'setup']);
+  if (setup.exitCode !== 0) throw new Error(`rig vm setup failed: ${setup.stderr}`);
+});
+
+const R = `node ${RIG_MAIN}`;
+/** Every step writes what it saw into the shared folder; `set -e` would hide the later ones. */
+const script = `
+${R} disk selftest --backend dm --seeds ${RUN_KINDS.length} --plans 4 --json > selftest.json 2> selftest.log; echo $? > selftest.rc
+
+D=/tmp/rig-dm-cli
+${R} disk up --backend dm --dir $D --size 64M --fs none > up.out 2> up.err; echo $? > up.rc
+DEV=$(cat up.out)
+dd if=/dev/urandom of=$DEV bs=16k count=8 oflag=direct conv=fsync status=none
+dd if=/dev/urandom of=$DEV bs=16k count=4 seek=2 oflag=direct status=none
+${R} disk status --dir $D --json > status.json
+${R} disk cut --dir $D > cut.out 2> cut.err; echo $? > cut.rc
+${R} disk down --dir $D --seed 3 > down.out 2> down.err; echo $? > down.rc
+cp $D/dm-cut.json dm-cut.json
+dmsetup ls > after-cli.dm 2>&1; losetup -a > after-cli.loops
+
+sleep 600 & OWNER=$!
+${R} disk up --backend dm --dir /tmp/rig-dm-owned --size 64M --owner-pid $OWNER > /dev/null 2> owned.err
+dmsetup ls > owned.dm 2>&1
+kill $OWNER; wait $OWNER 2>/dev/null
+${R} cleanup > cleanup.out 2> cleanup.err; echo $? > cleanup.rc
+dmsetup ls > after-cleanup.dm 2>&1; losetup -a > after-cleanup.loops
+`;
+
+const read = (name: string) => readFileSync(join(shared, name), 'utf8').trim();
+
+t.test('one guest boot', async (t) => {
+  const started = Date.now();
+  const run = await rig(['vm', 'run', '--memory', '2G', '--timeout', '1200', '--dir', shared, '--', 'sh', '-c', script], {}, { timeout: 1_300_000 });
+  t.comment(`guest run: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  t.equal(run.exitCode, 0, `the script ran (stderr: ${run.stderr})`);
+
+  t.test('the disk keeps its model on the kernel path', async (t) => {
+    t.equal(read('selftest.rc'), '0', read('selftest.log'));
+    const result = JSON.parse(read('selftest.json')) as SelftestResult;
+    t.equal(result.backend, 'dm');
+    t.same(result.problems, []);
+    t.equal(result.seeds.length, RUN_KINDS.length, 'each kind of run once');
+    t.equal(result.images, RUN_KINDS.length * 4);
+    t.ok(result.seeds.every((s) => s.pending > 0 || s.cut === 'after-writes'), 'a program cut at its end left writes pending');
+    // the block layer counts requests (a flush, a split write too): the cut comes at about N writes
+    const afterWrites = result.seeds.filter((s) => s.cut === 'after-writes');
+    t.ok(afterWrites.length > 0 && afterWrites.every((s) => s.issued >= RUN_KINDS[s.seed % RUN_KINDS.length]!.cutAfter! / 2), `after-writes cuts held near their count: ${afterWrites.map((s) => `${s.issued} of ${RUN_KINDS[s.seed % RUN_KINDS.length]!.cutAfter}`).join(', ')}`);
+    t.equal(result.alignedPagesTorn[16384] ?? 0, 0, 'no aligned 16 KiB write tore at atomic 16k');
+    t.ok((result.alignedPagesTorn[4096] ?? 0) > 0, 'aligned 16 KiB writes tore at atomic 4k');
+  });
+
+  t.test('rig disk up, cut, down', async (t) => {
+    t.equal(read('up.rc'), '0', read('up.err'));
+    t.match(read('up.out'), /^\/dev\/mapper\/pcr-[0-9a-f]{12}-cut$/, 'up prints the device (fs none)');
+    t.match(read('up.err'), /^power-fail disk up \(dm\): none on \/dev\/mapper\/pcr-[0-9a-f]{12}-cut, atomic 4096 B, profile local \(volatile cache\), trigger manual;/);
+    const status = JSON.parse(read('status.json')) as { cut: boolean; cache: string };
+    t.equal(status.cut, false);
+    t.equal(read('cut.rc'), '0', read('cut.err'));
+    t.match(read('cut.out'), /^cut: \d+ writes pending/);
+    t.equal(read('down.rc'), '0', read('down.err'));
+    t.match(read('down.out'), /^[0-9a-f]{64}$/, 'down prints the crash image sha256');
+    t.match(read('down.err'), /^crash image \/tmp\/rig-dm-cli\/crash\.img \(\d+ pending writes, \d+ torn\)/);
+    const account = JSON.parse(read('dm-cut.json')) as { pending: number; pendingPageWrites: number };
+    t.same([account.pending, account.pendingPageWrites], [4, 4], 'the four unflushed page writes, and only they, were pending');
+    t.match(read('after-cli.dm'), /^No devices found$/, 'no dm device left');
+    t.equal(read('after-cli.loops'), '', 'no loop device left');
+  });
+
+  t.test('a disk whose owner died: rig cleanup takes it down', async (t) => {
+    t.match(read('owned.dm'), /pcr-[0-9a-f]{12}-cut/, 'it was up');
+    t.equal(read('cleanup.rc'), '0', read('cleanup.err'));
+    t.match(read('cleanup.out'), /unmounted \/tmp\/rig-dm-owned\/mnt/);
+    t.match(read('after-cleanup.dm'), /^No devices found$/);
+    t.equal(read('after-cleanup.loops'), '');
+  });
+});
