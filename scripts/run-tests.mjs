@@ -4,7 +4,7 @@
 // Coverage is of every source file under SOURCE_DIRS: one that no test loaded counts as 0%
 // (one that declares only types, and so cannot be loaded, is not counted).
 //   --fast              only what needs no root, FUSE, server or Docker (*.test.ts, not *.int / *.docker)
-//   (*.dm.test.ts only when named: they need the guest's kernel, see make test-dm)
+//   (*.dm.test.ts only when named: they boot the guest at length, see make test-dm)
 //   --coverage-min N    fail when line coverage of all source files is below N percent
 //   other arguments     passed to tap (e.g. test files)
 import { spawn } from 'node:child_process';
@@ -31,7 +31,7 @@ const coverage = !args.includes('--disable-coverage');
 const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary'];
 // Naming any --exclude replaces tap's defaults, so they are named again here.
 tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
-// *.dm.test.ts run inside the guest (make test-dm), named one by one; tap runs named files whatever
+// *.dm.test.ts boot the guest for many minutes (make test-dm), named one by one; tap runs named files whatever
 // they match.
 tapArgs.push('--exclude=**/*.dm.test.ts');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');

@@ -11,7 +11,7 @@ import { commandExists } from '../system.js';
 import { CONTROL } from './dmsetup.js';
 
 const TARGETS = ['flakey', 'log-writes'];
-const ELSEWHERE = "use --backend fuse, or run the rig inside the QEMU guest that has it: rig vm run -- npx rig ...";
+const ELSEWHERE = "use --backend fuse, or run the rig inside the QEMU guest that has it: rig vm run -- node dist/rig/cli/main.js ...";
 
 export async function preflightDm(model: DeviceModel, opts: { recording: boolean; watcher: string; control?: string }): Promise<void> {
   const control = opts.control ?? CONTROL;
@@ -20,6 +20,10 @@ export async function preflightDm(model: DeviceModel, opts: { recording: boolean
     await execa('modprobe', ['dm-mod'], { reject: false });
     if (!existsSync(control)) throw diskBadInput(`--backend dm needs the kernel's device-mapper, and this kernel has none (no ${control}); ${ELSEWHERE}`);
   }
+  const problem = dmModelProblem(model, opts.recording);
+  if (problem) throw diskBadInput(problem);
+  // the kernel's targets do not come and go under a running rig: asked once per process
+  if (kernelChecked.has(control)) return;
   if (!(await commandExists('dmsetup'))) throw diskBadInput('--backend dm needs dmsetup; apt-get install dmsetup');
   let targets = await listTargets();
   if (!TARGETS.every((t) => targets.includes(t))) {
@@ -28,9 +32,10 @@ export async function preflightDm(model: DeviceModel, opts: { recording: boolean
   }
   const missing = TARGETS.filter((t) => !targets.includes(t));
   if (missing.length) throw diskBadInput(`--backend dm needs the device-mapper target${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which this kernel lacks; ${ELSEWHERE}`);
-  const problem = dmModelProblem(model, opts.recording);
-  if (problem) throw diskBadInput(problem);
+  kernelChecked.add(control);
 }
+
+const kernelChecked = new Set<string>();
 
 /** What the dm backend cannot model: a durable cache, timing, a recording (explore). */
 export function dmModelProblem(model: DeviceModel, recording: boolean): string | null {

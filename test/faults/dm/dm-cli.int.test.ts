@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ensureBuilt, leftoversUnder, rig } from '../../fixtures/rig-cli.js';
 
 const NO_DM = { RIG_DM_CONTROL: '/nonexistent/mapper-control' };
-const NO_KERNEL = /^rig: --backend dm needs the kernel's device-mapper, and this kernel has none \(no \/nonexistent\/mapper-control\); use --backend fuse, or run the rig inside the QEMU guest that has it: rig vm run -- npx rig \.\.\.$/;
+const NO_KERNEL = /^rig: --backend dm needs the kernel's device-mapper, and this kernel has none \(no \/nonexistent\/mapper-control\); use --backend fuse, or run the rig inside the QEMU guest that has it: rig vm run -- node dist\/rig\/cli\/main\.js \.\.\.$/;
 
 const root = mkdtempSync(join(tmpdir(), 'rig-dmcli-'));
 t.teardown(() => rmSync(root, { recursive: true, force: true }));

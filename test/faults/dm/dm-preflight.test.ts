@@ -21,7 +21,7 @@ t.test('the models it honours and those it does not', async (t) => {
 
 t.test('a kernel without device-mapper, or no watcher: one line of bad input', async (t) => {
   const noControl = preflightDm(LOCAL, { recording: false, watcher: process.execPath, control: '/nonexistent/control' });
-  await t.rejects(noControl, { name: 'DiskError', code: 'bad-input', message: /^--backend dm needs the kernel's device-mapper, and this kernel has none \(no \/nonexistent\/control\); use --backend fuse, or run the rig inside the QEMU guest that has it: rig vm run -- npx rig \.\.\.$/ });
+  await t.rejects(noControl, { name: 'DiskError', code: 'bad-input', message: /^--backend dm needs the kernel's device-mapper, and this kernel has none \(no \/nonexistent\/control\); use --backend fuse, or run the rig inside the QEMU guest that has it: rig vm run -- node dist\/rig\/cli\/main\.js \.\.\.$/ });
   const noWatcher = preflightDm(LOCAL, { recording: false, watcher: '/nonexistent/pfdm-watch' });
   await t.rejects(noWatcher, new DiskError('bad-input', "the dm disk's watcher /nonexistent/pfdm-watch is not built; run make build"));
 });

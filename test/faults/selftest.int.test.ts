@@ -1,0 +1,31 @@
+/**
+ * `rig disk selftest` on the FUSE disk, as a user runs it: one seed of each kind of run through the
+ * real stack, the model holding, the result as JSON and a line a seed; bad counts are one line and
+ * exit 2. (The dm backend's run is in test/faults/dm/dm-guest.int.test.ts.)
+ */
+import t from 'tap';
+import { RUN_KINDS, type SelftestResult } from '../../faults/selftest/model-check.js';
+import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
+
+t.before(ensureBuilt);
+
+t.test('one seed of each kind: the disk keeps its model', async (t) => {
+  const r = await rig(['disk', 'selftest', '--seeds', String(RUN_KINDS.length), '--plans', '5', '--json']);
+  t.equal(r.exitCode, 0, r.stderr);
+  const result = JSON.parse(r.stdout) as SelftestResult;
+  t.equal(result.backend, 'fuse');
+  t.same(result.problems, []);
+  t.equal(result.images, RUN_KINDS.length * 5);
+  t.equal(result.alignedPagesTorn[16384] ?? 0, 0);
+  t.ok((result.alignedPagesTorn[4096] ?? 0) > 0);
+  t.match(r.stderr, /^\[1\/8\] seed 1 \(atomic 512, sizes, cut at the end\): \d+ pending, 5 crash images, as the model says$/m);
+  t.match(r.stderr, /^selftest \(fuse\): 8 seeds, 40 crash images; 16 KiB writes torn: aligned \d+ at atomic 4k, 0 at 16k; misaligned \d+ at 16k; the disk keeps its model$/m);
+});
+
+t.test('bad counts', async (t) => {
+  for (const [flag, value] of [['--seeds', '0'], ['--plans', 'many'], ['--first-seed', '-3']] as const) {
+    const r = await rig(['disk', 'selftest', flag, value]);
+    t.equal(r.exitCode, 2, `${flag} ${value}`);
+    t.equal(r.stderr.trim(), `rig: ${flag}: '${value}' is not a count; use a whole number from 1 to ${flag === '--plans' ? 1000 : flag === '--seeds' ? 100000 : 1000000000}`);
+  }
+});
