@@ -66,7 +66,7 @@ vm-setup: dist
 # The *.dm.test.ts files: the dm backend at length (a hundred selftest seeds, the headline
 # scenarios on fuse and dm). Each boots the guest, where device-mapper is real, from the host.
 test-dm: build vm-setup
-	@node scripts/run-tests.mjs --disable-coverage $$(find test -name '*.dm.test.ts' | sort)
+	@node scripts/run-tests.mjs --disable-coverage --timeout=3600 $$(find test -name '*.dm.test.ts' | sort)
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
 test: build typecheck vm-setup

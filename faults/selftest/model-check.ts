@@ -38,6 +38,8 @@ export interface SelftestOptions {
   backend: DiskBackend;
   seeds: number[];
   plansPerSeed: number;
+  /** Seeds run at once, each on its own disk (default 1). */
+  jobs?: number;
   model: DeviceModel;
   environment?: DiskEnvironment;
   onSeed?: (done: number, of: number, seed: SeedResult) => void;
@@ -131,13 +133,18 @@ async function oneSeed(opts: SelftestOptions, seed: number, result: SelftestResu
 
 export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult> {
   const result: SelftestResult = { backend: opts.backend, seeds: [], images: 0, alignedPagesTorn: {}, misalignedPagesTorn: {}, problems: [] };
-  for (const seed of opts.seeds) {
-    const one = await oneSeed(opts, seed, result);
-    result.seeds.push(one);
-    result.images += one.images;
-    result.problems.push(...one.problems.map((p) => `seed ${seed}: ${p}`));
-    opts.onSeed?.(result.seeds.length, opts.seeds.length, one);
-  }
+  const queue = [...opts.seeds];
+  const worker = async (): Promise<void> => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      const one = await oneSeed(opts, seed, result);
+      result.seeds.push(one);
+      result.images += one.images;
+      opts.onSeed?.(result.seeds.length, opts.seeds.length, one);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.jobs ?? 1) }, worker));
+  result.seeds.sort((a, b) => a.seed - b.seed);
+  for (const one of result.seeds) result.problems.push(...one.problems.map((p) => `seed ${one.seed}: ${p}`));
   const ran = (unit: number) => result.seeds.some((s) => s.unit === unit && s.mix === 'pages' && s.images > 0);
   if ((result.alignedPagesTorn[16384] ?? 0) > 0) result.problems.push(`${result.alignedPagesTorn[16384]} 16 KiB-aligned 16 KiB writes tore under atomic 16k`);
   if (ran(4096) && !(result.alignedPagesTorn[4096] ?? 0)) result.problems.push('no aligned 16 KiB write tore under atomic 4k: the check is blind');

@@ -146,6 +146,7 @@ interface SelftestFlags {
   seeds: string;
   firstSeed: string;
   plans: string;
+  jobs: string;
   json?: boolean;
 }
 
@@ -159,6 +160,7 @@ async function selftest(o: SelftestFlags): Promise<number> {
   const seeds = count('--seeds', o.seeds, 100_000);
   const first = count('--first-seed', o.firstSeed, 1_000_000_000);
   const plans = count('--plans', o.plans, 1000);
+  const jobs = count('--jobs', o.jobs, 64);
   const environment = contextFromEnv().disk;
   const model = readDeviceProfile('local');
   if (!model.ok) throw badInput(model.problem);
@@ -167,6 +169,7 @@ async function selftest(o: SelftestFlags): Promise<number> {
       backend: o.backend,
       seeds: Array.from({ length: seeds }, (_, i) => first + i),
       plansPerSeed: plans,
+      jobs,
       model: model.value.device,
       environment,
       onSeed: (done, of, s) =>
@@ -220,6 +223,7 @@ export function register(program: Command): void {
     .option('--seeds <n>', 'how many seeded programs', '100')
     .option('--first-seed <s>', 'the first seed (a failure names its seed: --first-seed S --seeds 1 runs it again)', '1')
     .option('--plans <n>', 'crash images per program', '10')
+    .option('--jobs <n>', 'seeds run at once, each on its own disk', '1')
     .option('--json', 'the whole result on stdout (the summary line goes to stderr)')
     .action(runAction(selftest, DISK_FLAGS));
 }

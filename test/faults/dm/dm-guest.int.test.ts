@@ -25,7 +25,7 @@ t.before(async () => {
 const R = `node ${RIG_MAIN}`;
 /** Every step writes what it saw into the shared folder; `set -e` would hide the later ones. */
 const script = `
-${R} disk selftest --backend dm --seeds ${RUN_KINDS.length} --plans 4 --json > selftest.json 2> selftest.log; echo $? > selftest.rc
+${R} disk selftest --backend dm --seeds ${RUN_KINDS.length} --plans 4 --jobs 2 --json > selftest.json 2> selftest.log; echo $? > selftest.rc
 
 D=/tmp/rig-dm-cli
 ${R} disk up --backend dm --dir $D --size 64M --fs none > up.out 2> up.err; echo $? > up.rc
