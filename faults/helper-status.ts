@@ -59,7 +59,8 @@ export interface HelperStatus {
   skipRanges?: number; // device ranges the armed trigger did not count
 }
 
-const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
+/** The helper's write-size buckets, by name: a write goes in the first that holds it. */
+export const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
   '262144', '524288', '1048576', '>1048576'];
 
 export function diskStats(s: HelperStatus): DiskStats {

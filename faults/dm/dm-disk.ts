@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { diskFailure } from '../disk-error.js';
 import { readRecord, saveRecord, type DiskRecord, type DmParts } from '../disk-record.js';
 import { FILESYSTEMS } from '../filesystems.js';
-import type { HelperStatus } from '../helper-status.js';
+import { BUCKET_NAMES, type HelperStatus } from '../helper-status.js';
 import { PowerFailDisk, newRecord, type DiskOptions } from '../power-fail-disk.js';
 import type { DiskEnvironment } from '../disk-environment.js';
 import { preflightDisk } from '../preflight.js';
@@ -41,7 +41,6 @@ const SECTOR = 512;
 /** The log holds every write of the disk's life with a sector of header each: room for several
  * times the disk's size (the file is sparse: only what is logged takes space). */
 const LOG_TIMES_SIZE = 8;
-const SIZE_BUCKETS = 13;
 
 export class DmDisk extends PowerFailDisk {
   private trigger: TriggerSpec | null = null;
@@ -91,7 +90,7 @@ export class DmDisk extends PowerFailDisk {
       completedDurable: 0,
       inService: 0,
       queued: 0,
-      writesBySize: new Array<number>(SIZE_BUCKETS).fill(0),
+      writesBySize: BUCKET_NAMES.map(() => 0),
     };
   }
 
@@ -187,7 +186,6 @@ export class DmDisk extends PowerFailDisk {
     const path = join(this.record.dir, DM_CUT_FILE);
     if (!existsSync(path)) return fired;
     const account = JSON.parse(readFileSync(path, 'utf8')) as DmCutAccount;
-    const names = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072', '262144', '524288', '1048576', '>1048576'];
     return {
       ...fired,
       pending: account.pending,
@@ -200,7 +198,7 @@ export class DmDisk extends PowerFailDisk {
       pageWrites: account.stats.pageWrites,
       pageWritesMisaligned: account.stats.pageWritesMisaligned,
       pageWritesStraddling: account.stats.pageWritesStraddling,
-      writesBySize: names.map((n) => account.stats.writesBySize[n] ?? 0),
+      writesBySize: BUCKET_NAMES.map((n) => account.stats.writesBySize[n] ?? 0),
       ...(account.stats.straddleOffsets ? { straddleOffsets: account.stats.straddleOffsets } : {}),
     };
   }

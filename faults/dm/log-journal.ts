@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { diskFailure } from '../disk-error.js';
-import type { DiskStats } from '../helper-status.js';
+import { BUCKET_NAMES, type DiskStats } from '../helper-status.js';
 import type { JournalEntry } from '../journal.js';
 import { CUT_MARK, END_MARK, readLoggedData, type LogEntry, type WriteLog } from './log-writes.js';
 
@@ -22,13 +22,9 @@ export interface LogCut {
   pendingPageWrites: number;
 }
 
-const SIZE_BUCKETS = 13;
-const BUCKET_NAMES = ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072',
-  '262144', '524288', '1048576', '>1048576'];
-
 function sizeBucket(length: number): number {
   let b = 0;
-  for (let s = 512; s < length && b < SIZE_BUCKETS - 1; s *= 2) b++;
+  for (let s = 512; s < length && b < BUCKET_NAMES.length - 1; s *= 2) b++;
   return b;
 }
 

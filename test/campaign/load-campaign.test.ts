@@ -73,6 +73,9 @@ const rejected: [string, string, string][] = [
   ['load kind the rig lacks', oneScenario('load: {kind: fio}'), "scenarios[0].load.kind: 'fio' is not allowed here; use builtin or sysbench"],
   ['finding nobody wrote up', oneScenario('findings: [torn-everything]'), "scenarios[0].findings[0]: 'torn-everything' is not allowed here; use page0-not-restored, o-direct-no-fsync, unaligned-16k, par-not-synced, fsync-checkpoint-race, mysql-o-direct-dblwr, mysql-trx-sys-page, mysql-page0-survey, mysql-stale-dblwr-copy, create-then-rename or dblwr-unwritten-extent"],
   ['an empty findings list', oneScenario('findings: []'), 'scenarios[0].findings: findings is empty; name at least one or leave it out'],
+  ['a backend the disk lacks', oneScenario('disk: {backend: nbd}'), "scenarios[0].disk.backend: 'nbd' is not allowed here; use fuse or dm"],
+  ['the dm backend on a durable cache', oneScenario('disk: {backend: dm, profile: essd}'), 'scenarios[0].disk.backend: --backend dm models a volatile write cache'],
+  ['the dm backend in explore', oneScenario('mode: explore\ndisk: {backend: dm}'), 'scenarios[0].disk.backend: explore records every write through the FUSE helper; use --backend fuse for it'],
   ['load mix with an unknown kind', oneScenario('load: {mix: [write-only, chrun]}'), "scenarios[0].load.mix: 'chrun' is not a load kind; did you mean churn? use write-only, churn, alter, partitions, partition-truncate or bulk"],
   ['load mix naming a kind twice', oneScenario('load: {mix: [churn, churn]}'), 'scenarios[0].load.mix: churn is named twice; name each kind once, e.g. [write-only, churn] or {write-only: 4, churn: 1}'],
   ['engine the rig does not run', oneScenario('server: {engine: myisam}'), "scenarios[0].server.engine: 'myisam' is not allowed here; use innodb or rocksdb"],
@@ -133,6 +136,11 @@ t.test('a campaign takes exactly the disk sizes the disk makes each xfs on', asy
     const below = showSize(min - 65536);
     t.equal(rejection(at(min - 65536)).message, `${FILE}: scenarios[0].disk.size: ${below} is too small for ${fs}; use ${showSize(min)} or more`);
   }
+});
+
+t.test('disk.backend: dm where a file says so, the FUSE disk (no key) where it does not', async (t) => {
+  const c = parseCampaign('name: x\ndefaults: {disk: {backend: dm}}\nscenarios:\n  - {name: a}\n  - {name: b, disk: {backend: fuse}}\n', FILE);
+  t.same(c.scenarios.map((s) => [s.settings.name, s.settings.disk.backend]), [['a', 'dm'], ['b', undefined]]);
 });
 
 t.test('a docker scenario may leave its image out: the runtime picks the newest built for the host', async (t) => {
