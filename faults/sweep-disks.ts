@@ -58,7 +58,9 @@ function reasonToSweep(record: DiskRecord, byName: boolean): string | null {
 function describe(record: DiskRecord, report: Awaited<ReturnType<typeof tearDownDisk>>): string[] {
   const lines = [
     ...report.unmounted.map((m) => `unmounted ${m}`),
-    ...report.detached.map((d) => `detached ${d} (was on ${record.device})`),
+    ...(record.backend === 'dm'
+      ? [...(report.removed ?? []).map((n) => `removed device-mapper device ${n}`), ...report.detached.map((d) => `detached ${d} (a loop device of ${record.dir})`)]
+      : report.detached.map((d) => `detached ${d} (was on ${record.device})`)),
   ];
   if (report.helperStopped) {
     lines.push(`stopped helper pid ${record.helperPid}${report.helperKilled ? ' (SIGKILL)' : ''} of ${record.dir}`);

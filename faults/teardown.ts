@@ -23,6 +23,8 @@ export interface TeardownReport {
   detached: string[];
   helperKilled: boolean;
   helperStopped: boolean; // it was running and is gone now, by unmount or by SIGKILL
+  /** A dm disk's device-mapper devices it removed (faults/dm/). */
+  removed?: string[];
   problems: string[];
 }
 
@@ -109,7 +111,7 @@ export async function tearDownDisk(record: DiskRecord, opts: TeardownOptions = {
   if (record.backend === 'dm' && record.dm) {
     const dm = await tearDownDm(record, lazy);
     if (dm.problems.length === 0) forgetRecord(record);
-    return { ...report, unmounted: dm.unmounted, detached: dm.detached, problems: dm.problems };
+    return { ...report, unmounted: dm.unmounted, detached: dm.detached, removed: dm.removed, problems: dm.problems };
   }
   await releaseHeldIo(record);
   const mountedFrom = record.mountPoint ? mountSource(record.mountPoint) : null;

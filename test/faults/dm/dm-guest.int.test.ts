@@ -90,6 +90,8 @@ t.test('one guest boot', async (t) => {
     t.match(read('owned.dm'), /pcr-[0-9a-f]{12}-cut/, 'it was up');
     t.equal(read('cleanup.rc'), '0', read('cleanup.err'));
     t.match(read('cleanup.out'), /unmounted \/tmp\/rig-dm-owned\/mnt/);
+    t.match(read('cleanup.out'), /removed device-mapper device pcr-[0-9a-f]{12}-cut\nremoved device-mapper device pcr-[0-9a-f]{12}-log\n/);
+    t.match(read('cleanup.out'), /detached \/dev\/loop\d+ \(a loop device of \/tmp\/rig-dm-owned\)/);
     t.match(read('after-cleanup.dm'), /^No devices found$/);
     t.equal(read('after-cleanup.loops'), '');
   });
