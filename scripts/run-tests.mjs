@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { writeUnloadedCoverage } from './cover-unloaded.mjs';
+import { listFailures } from './list-failures.mjs';
 
 // Child processes count too: tap's process tracker follows every node child a test spawns (it
 // puts its NODE_OPTIONS back), and maps what runs from dist/ to the TypeScript through the build's
@@ -43,6 +44,9 @@ tapArgs.push(...rest);
 // A summary left by an earlier run must not stand in for this one's.
 const SUMMARY = '.tap/report/coverage-summary.json';
 rmSync(SUMMARY, { force: true });
+// Nor may an earlier run's saved results name failures of this one.
+const RESULTS = '.tap/test-results';
+rmSync(RESULTS, { recursive: true, force: true });
 
 const child = spawn('node_modules/.bin/tap', tapArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 let tail = '';
@@ -90,6 +94,11 @@ if (coverageMin !== null) {
   }
 }
 if (code !== 0 && failed === 0) failed = 1; // tap failed for a reason it did not count as an assertion
+// What failed, by name, just above the count: the end of a long log is what gets read.
+const failures = listFailures(RESULTS);
+for (const line of failures.slice(0, 30)) console.log(line);
+if (failures.length > 30) console.log(`# ... and ${failures.length - 30} more failures above`);
+if (failures.length === 0 && count('fail') > 0) console.log("# failed: no saved result names it; see 'not ok' above");
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${todo ? `, ${todo} todo` : ''}`);
 process.exit(code !== 0 || failed > 0 ? 1 : 0);
 
