@@ -50,7 +50,8 @@ export class CutWatch {
     let stderr = '';
     this.child.stdin.on('error', () => undefined); // a watcher that died: its exit says why
     this.child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    this.child.on('exit', (code) => {
+    // 'close', not 'exit': only then has all it wrote to stderr been read
+    this.child.on('close', (code) => {
       this.failure ??= `pfdm-watch ended (exit ${code}): ${stderr.trim()}`;
       for (const r of this.replies.splice(0)) r(`error ${this.failure}`);
       for (const w of this.holdWaiters.splice(0)) w.reject(diskFailure(this.failure));
@@ -71,7 +72,7 @@ export class CutWatch {
     });
   }
 
-  /** `statFile`: the counters to watch; `trace`: a file for every change seen (DIR/watch.trace). */
+  /** `statFile`: the counters to watch; `trace`: the arm and the last changes seen before the hold (DIR/watch.trace). */
   static start(path: string, device: string, statFile: string, trace: string): CutWatch {
     if (!existsSync(path)) throw diskBadInput(`the dm disk's watcher ${path} is not built; run make build`);
     return new CutWatch(path, [`--device=${device}`, `--stat=${statFile}`, `--trace=${trace}`]);
@@ -104,6 +105,6 @@ export class CutWatch {
   }
 
   stop(): void {
-    if (this.child.exitCode === null) this.child.stdin.end('quit\n');
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.stdin.end('quit\n');
   }
 }
