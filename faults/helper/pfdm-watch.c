@@ -36,8 +36,33 @@ static uint64_t trig_n, writes_at_arm, writes_at_flush, flushes_seen;
 static struct timespec armed_at;
 static int held;
 static char cut_line[128]; /* the hold's reply, repeated to a later "cut" */
-static FILE *trace; /* --trace=FILE: every change the watcher saw, for a person reading why it cut */
+/* --trace=FILE: for a person reading why it cut, the arm line and the last TRACE_KEEP changes of
+ * the counters before the hold (a load changes them thousands of times a second: the file stays
+ * small), written at the hold or at exit. */
+#define TRACE_KEEP 256
+static FILE *trace;
+static char kept[TRACE_KEEP][96];
+static uint64_t changes; /* changes seen since the arm; the last TRACE_KEEP are in kept[] */
 static uint64_t last_w;
+
+static void trace_change(const char *line)
+{
+	snprintf(kept[changes % TRACE_KEEP], sizeof(kept[0]), "%s", line);
+	changes++;
+}
+
+static void trace_write(void)
+{
+	if (!trace || !changes)
+		return;
+	uint64_t first = changes > TRACE_KEEP ? changes - TRACE_KEEP : 0;
+	if (first)
+		fprintf(trace, "(%llu earlier changes not kept)\n", (unsigned long long)first);
+	for (uint64_t i = first; i < changes; i++)
+		fputs(kept[i % TRACE_KEEP], trace);
+	changes = 0;
+	fflush(trace);
+}
 
 static double ms_since(const struct timespec *t)
 {
@@ -90,6 +115,7 @@ static void hold(const char *reason)
 	uint64_t w = 0, f = 0;
 	counters(&w, &f);
 	int rc = suspend_holding();
+	trace_write();
 	if (rc) {
 		printf("error suspending %s: %s\n", device, strerror(-rc));
 	} else {
@@ -125,6 +151,7 @@ static void command(char *line)
 			return;
 		}
 		writes_at_arm = writes_at_flush = last_w = w;
+		trace_write(); /* what an earlier arm saw */
 		if (trace)
 			fprintf(trace, "arm %s %llu at writes %llu flushes %llu\n", what, n, (unsigned long long)w, (unsigned long long)flushes_seen);
 		clock_gettime(CLOCK_MONOTONIC, &armed_at);
@@ -149,9 +176,12 @@ static void check(void)
 	if (flushed)
 		writes_at_flush = w;
 	flushes_seen = f;
-	if (trace && (flushed || w != last_w))
-		fprintf(trace, "%.3f writes %llu flushes %llu since-flush %llu\n", ms_since(&armed_at), (unsigned long long)w,
-			(unsigned long long)f, (unsigned long long)(w - writes_at_flush));
+	if (trace && (flushed || w != last_w)) {
+		char line[96];
+		snprintf(line, sizeof(line), "%.3f writes %llu flushes %llu since-flush %llu\n", ms_since(&armed_at),
+			 (unsigned long long)w, (unsigned long long)f, (unsigned long long)(w - writes_at_flush));
+		trace_change(line);
+	}
 	last_w = w;
 	int fire = (trig == T_ARMED && w - writes_at_flush >= trig_n) ||
 		   (trig == T_AFTER_WRITES && w - writes_at_arm >= trig_n) ||
@@ -188,8 +218,10 @@ int main(int argc, char **argv)
 		if (r < 0 && errno != EINTR)
 			return 1;
 		if (r > 0) {
-			if (!fgets(line, sizeof(line), stdin) || strncmp(line, "quit", 4) == 0)
+			if (!fgets(line, sizeof(line), stdin) || strncmp(line, "quit", 4) == 0) {
+				trace_write();
 				return 0;
+			}
 			command(line);
 		}
 		check();

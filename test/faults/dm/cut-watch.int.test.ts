@@ -63,6 +63,28 @@ t.test('armed N fires at N writes since the last flush, not before', async (t) =
   t.match(lines, /writes 102 flushes 8 since-flush 0/, 'and shows the flush it saw');
 });
 
+t.test('the trace keeps the arm and only the last 256 changes before the hold', async (t) => {
+  const stat = join(dir, 'busy.stat');
+  setCounters(stat, 0, 0);
+  const trace = join(dir, 'busy.trace');
+  const watch = CutWatch.start(WATCH, DEVICE, stat, trace);
+  t.teardown(() => watch.stop());
+  await watch.arm({ kind: 'after-writes', writes: 100_000 });
+  // a flush after every write, so armed-style counting never nears the threshold: 400 changes
+  for (let w = 1; w <= 400; w++) {
+    setCounters(stat, w, w);
+    await sleep(3);
+  }
+  await watch.arm({ kind: 'after-writes', writes: 1 }); // arming again writes what the last arm saw
+  const lines = readFileSync(trace, 'utf8').trimEnd().split('\n');
+  t.match(lines[0], /^arm after-writes 100000 at writes 0 flushes 0$/, 'the first arm line');
+  t.match(lines[1], /^\(\d+ earlier changes not kept\)$/, 'says how many it dropped');
+  const changes = lines.filter((l) => / since-flush /.test(l));
+  t.equal(changes.length, 256, 'keeps 256 changes');
+  t.match(changes.at(-1), /writes 400 flushes 400 since-flush 0$/, 'the last change kept is the last one seen');
+  t.match(lines.at(-1), /^arm after-writes 1 at writes 400 flushes 400$/, 'then the next arm');
+});
+
 t.test('after-writes counts from arming; at-time waits its time; cut holds at once', async (t) => {
   const stat = join(dir, 'other.stat');
   setCounters(stat, 50);
