@@ -229,7 +229,23 @@ async function attachLoop(record: DiskRecord): Promise<DiskRecord> {
   return withLoop;
 }
 
-async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRecord> {
+/** The disk's image file: the one adopted (moved in), a sparse copy of `fromImage`, or a fresh
+ * sparse file of the disk's size. Both backends start from it. */
+export async function placeImage(opts: DiskOptions, image: string): Promise<void> {
+  if (opts.adoptImage) {
+    renameSync(opts.adoptImage, image);
+  } else if (opts.fromImage) {
+    await execa('cp', ['--sparse=always', opts.fromImage, image]);
+  } else {
+    if (existsSync(image)) rmSync(image);
+    closeSync(openSync(image, 'w'));
+    truncateSync(image, opts.sizeBytes);
+  }
+}
+
+/** Makes the filesystem on the record's block device (when `format`) and mounts it in DIR/mnt;
+ * a raw disk (no filesystem) is left as it is. */
+export async function makeAndMount(record: DiskRecord, format: boolean): Promise<DiskRecord> {
   const recipe = FILESYSTEMS[record.fs];
   if (!recipe.mkfs) return record;
   if (format) {
@@ -259,15 +275,7 @@ export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
   rmSync(join(dir, ORDER_LOG_FILE), { force: true });
   saveRecord(record);
   try {
-    if (opts.adoptImage) {
-      renameSync(opts.adoptImage, record.image);
-    } else if (opts.fromImage) {
-      await execa('cp', ['--sparse=always', opts.fromImage, record.image]);
-    } else {
-      if (existsSync(record.image)) rmSync(record.image);
-      closeSync(openSync(record.image, 'w'));
-      truncateSync(record.image, opts.sizeBytes);
-    }
+    await placeImage(opts, record.image);
     opts.signal?.throwIfAborted();
     record = await startHelper(record, environment.helperPath, opts.model, opts.latencySeed ?? 1);
     opts.signal?.throwIfAborted();

@@ -6,14 +6,13 @@
  * every request; teardown turns the log into the journal the FUSE disk dumps at its cut, so the
  * same plans make the same kind of crash image (faults/dm/log-journal.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, truncateSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { diskFailure } from '../disk-error.js';
 import { readRecord, saveRecord, type DiskRecord, type DmParts } from '../disk-record.js';
-import { FILESYSTEMS } from '../filesystems.js';
 import { BUCKET_NAMES, type HelperStatus } from '../helper-status.js';
-import { PowerFailDisk, newRecord, type DiskOptions } from '../power-fail-disk.js';
+import { PowerFailDisk, makeAndMount, newRecord, placeImage, type DiskOptions } from '../power-fail-disk.js';
 import type { DiskEnvironment } from '../disk-environment.js';
 import { preflightDisk } from '../preflight.js';
 import { tearDownDisk } from '../teardown.js';
@@ -246,19 +245,10 @@ export async function startDmDisk(opts: DiskOptions, dir: string, environment: D
   };
   save({ backend: 'dm', device: mapperPath(names.flakey) });
   try {
-    if (opts.adoptImage) {
-      // served to be read (a scan, a repro): no copy is kept, so such a disk cannot be cut
-      renameSync(opts.adoptImage, record.image);
-      dm = { ...dm, adopted: true };
-    } else if (opts.fromImage) {
-      await execa('cp', ['--sparse=always', opts.fromImage, record.image]);
-      dm = { ...dm, base: opts.fromImage };
-    } else {
-      if (existsSync(record.image)) rmSync(record.image);
-      closeSync(openSync(record.image, 'w'));
-      truncateSync(record.image, opts.sizeBytes);
-    }
-    dm = { ...dm, sectors: Math.floor(opts.sizeBytes / SECTOR) };
+    await placeImage(opts, record.image);
+    // an adopted image is served to be read (a scan, a repro): no copy is kept, so such a disk cannot be cut
+    if (opts.adoptImage) dm = { ...dm, adopted: true };
+    else if (opts.fromImage) dm = { ...dm, base: opts.fromImage };
     rmSync(logImage, { force: true });
     closeSync(openSync(logImage, 'w'));
     truncateSync(logImage, Math.max(opts.sizeBytes * LOG_TIMES_SIZE, 1 << 30));
@@ -273,18 +263,7 @@ export async function startDmDisk(opts: DiskOptions, dir: string, environment: D
     await createDevice(dm.flakeyName, flakeyTable(dm.sectors, mapperPath(dm.logName), true));
     save({ loopDevice: mapperPath(dm.flakeyName) });
     opts.signal?.throwIfAborted();
-    const recipe = FILESYSTEMS[record.fs];
-    if (recipe.mkfs) {
-      if (!opts.fromImage && !opts.adoptImage) {
-        const r = await execa(recipe.mkfs, [...recipe.args, record.loopDevice!], { reject: false });
-        if (r.exitCode !== 0) throw diskFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
-      }
-      const mnt = join(dir, 'mnt');
-      mkdirSync(mnt, { recursive: true });
-      const r = await execa('mount', [record.loopDevice!, mnt], { reject: false });
-      if (r.exitCode !== 0) throw diskFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
-      save({ mountPoint: mnt });
-    }
+    record = await makeAndMount(record, !opts.fromImage && !opts.adoptImage);
     opts.signal?.throwIfAborted();
     const disk = new DmDisk(record);
     if (opts.trigger) await disk.arm(opts.trigger);
