@@ -5,7 +5,7 @@
  * copied sparsely for each cycle.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
@@ -81,6 +81,13 @@ export async function ensurePreparedImage(
   const key = preparedImageKey(settings, serverVersion);
   const image = join(cacheRoot, key, 'prepared.img');
   if (existsSync(image)) return image;
+  try {
+    mkdirSync(cacheRoot, { recursive: true });
+    accessSync(cacheRoot, constants.W_OK);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw rigFailure(`the prepared image for these settings (${key}) is not in ${cacheRoot}, and that folder cannot be written (${why}): set RIG_CACHE to a folder the rig can write`);
+  }
   const buildDir = join(cacheRoot, `${key}.building-${process.pid}`);
   rmSync(buildDir, { recursive: true, force: true });
   try {

@@ -2,15 +2,17 @@
  * The guest's /init (busybox sh, in the initramfs): load the modules, mount the host's root
  * read-only (9p) with the shared folder read-write at its own path, then run the run's command
  * script chrooted into that root, as root, its output on the two virtio ports the host reads.
- * The command's exit status goes to the run folder; then the guest powers off.
+ * The prepared-image cache is shared read-write at its own path too. The command's exit status
+ * goes to the run folder; then the guest powers off.
  *
  * It is the same for every run (it is part of the cached initramfs): what differs per run comes
- * on the kernel command line (`rig.run=` the run folder, `rig.dir=` the shared folder) and in the
+ * on the kernel command line (`rig.run=` the run folder, `rig.dir=` the shared folder, `rig.cache=`
+ * the cache) and in the
  * run folder (the command script). Its own messages go to the console, prefixed `rig-guest:`.
  */
 
 /** The 9p mount tags of the host's shares (qemu-args.ts gives the same names to qemu). */
-export const SHARE_TAGS = { root: 'rig.root', dir: 'rig.dir', run: 'rig.run' } as const;
+export const SHARE_TAGS = { root: 'rig.root', dir: 'rig.dir', run: 'rig.run', cache: 'rig.cache' } as const;
 /** The names of the virtio console ports that carry the command's stdout and stderr. */
 export const PORT_NAMES = { stdout: 'rig.stdout', stderr: 'rig.stderr' } as const;
 /** In the run folder: the script the guest runs, and the file it writes the exit status to. */
@@ -34,7 +36,7 @@ say "init started"
 for m in ${modules.join(' ')}; do insmod /lib/modules/$m.ko || say "insmod $m failed"; done
 say "modules loaded"
 for arg in $(cat /proc/cmdline); do
-  case $arg in rig.run=*) RUN=\${arg#rig.run=};; rig.dir=*) DIR=\${arg#rig.dir=};; esac
+  case $arg in rig.run=*) RUN=\${arg#rig.run=};; rig.dir=*) DIR=\${arg#rig.dir=};; rig.cache=*) CACHE=\${arg#rig.cache=};; esac
 done
 R=${ROOT}
 mount -t 9p -o ${NINEP},cache=loose,ro ${SHARE_TAGS.root} $R || say "cannot mount the host's root"
@@ -45,9 +47,10 @@ mkdir -p $R/dev/shm $R/dev/pts
 mount -t tmpfs shm $R/dev/shm
 mount -t devpts pts $R/dev/pts
 for d in /tmp /run /var/tmp; do mount -t tmpfs tmp $R$d; done
-mkdir -p $R$RUN $R$DIR 2>/dev/null
+mkdir -p $R$RUN $R$DIR $R$CACHE 2>/dev/null
 mount -t 9p -o ${NINEP},cache=none ${SHARE_TAGS.run} $R$RUN || say "cannot mount the run folder"
 [ -n "$DIR" ] && { mount -t 9p -o ${NINEP},cache=loose ${SHARE_TAGS.dir} $R$DIR || say "cannot mount $DIR"; }
+[ -n "$CACHE" ] && { mount -t 9p -o ${NINEP},cache=loose ${SHARE_TAGS.cache} $R$CACHE || say "cannot mount $CACHE"; }
 for p in /sys/class/virtio-ports/*; do
   case $(cat $p/name) in ${PORT_NAMES.stdout}) OUT=/dev/\${p##*/};; ${PORT_NAMES.stderr}) ERR=/dev/\${p##*/};; esac
 done

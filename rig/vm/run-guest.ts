@@ -23,6 +23,8 @@ export const RUN_DIR_FILES = { owner: 'owner', qemuPid: 'qemu.pid', console: 'co
 export interface GuestRun {
   argv: string[];
   sharedDir: string;
+  /** The prepared-image cache, shared read-write (made when missing). */
+  cacheDir: string;
   memoryMb: number;
   cpus: number;
   timeoutS: number;
@@ -44,13 +46,14 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
   const sockets: OutputSocket[] = [];
   try {
     await writeFile(join(runDir, RUN_DIR_FILES.owner), formatOwner(currentOwner()));
-    const script = commandScript({ argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin' });
+    await mkdir(run.cacheDir, { recursive: true });
+    const script = commandScript({ argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin', cacheDir: run.cacheDir });
     await writeFile(join(runDir, RUN_FILES.command), script);
     sockets.push(await listenForOutput(join(runDir, 'stdout.sock'), run.stdout));
     sockets.push(await listenForOutput(join(runDir, 'stderr.sock'), run.stderr));
     const args = qemuArgs({
       kernel: guest.kernel, initrd: guest.initrd, memoryMb: run.memoryMb, cpus: run.cpus,
-      runDir, sharedDir: run.sharedDir, consoleLog: join(runDir, RUN_DIR_FILES.console),
+      runDir, sharedDir: run.sharedDir, cacheDir: run.cacheDir, consoleLog: join(runDir, RUN_DIR_FILES.console),
       stdoutSocket: sockets[0]!.path, stderrSocket: sockets[1]!.path, pidFile: join(runDir, RUN_DIR_FILES.qemuPid),
     });
     const timeout = AbortSignal.timeout(run.timeoutS * 1000);

@@ -2,11 +2,16 @@
  * The prepared image's cache key: a load mix whose kinds need no prepared table keeps the key
  * images were built under before mixes existed (so caches are reused and nothing changes for
  * existing campaigns), and a mix with prepared tables gets keys of its own, by kind and count.
+ * A missing image where the cache cannot be written is one message naming the fix.
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
-import { preparedImageKey } from '../../rig/cycle/prepared-image.js';
+import { ensurePreparedImage, preparedImageKey } from '../../rig/cycle/prepared-image.js';
+import type { ServerRuntime } from '../../rig/runtime/types.js';
 import type { LoadSettings, ScenarioSettings } from '../../rig/results/types.js';
 
 const VERSION = 'mariadbd 10.11.19-MariaDB';
@@ -47,4 +52,17 @@ t.test('RocksDB tables get a key of their own; InnoDB tables keep the one from b
   const rocksdb = { ...settings(), server: { ...DEFAULT_SERVER, engine: 'rocksdb' as const } };
   t.not(preparedImageKey(rocksdb, VERSION), preparedImageKey(settings(), VERSION));
   t.equal(preparedImageKey(settings(), VERSION), keyBeforeMixes(settings()));
+});
+
+t.test('a missing image where the cache cannot be written: one message naming the folder and the fix', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-cache-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'a-file'), '');
+  const cacheRoot = join(dir, 'a-file', 'prepared'); // under a file: nothing can be made there
+  const runtime = {} as ServerRuntime; // never reached
+  await t.rejects(
+    ensurePreparedImage(settings(), runtime, VERSION, cacheRoot),
+    new RegExp(`^the prepared image for these settings \\([0-9a-f]{16}\\) is not in ${cacheRoot}, and that folder cannot be written \\(ENOTDIR\\): set RIG_CACHE to a folder the rig can write$`),
+  );
+  t.same(readdirSync(dir), ['a-file'], 'nothing made');
 });

@@ -12,7 +12,7 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs the script with the host's sh, as the guest does after its chroot. */
 async function runScript(argv: string[], cwd = dir) {
   const file = join(dir, 'command.sh');
-  writeFileSync(file, commandScript({ argv, cwd, path: process.env.PATH! }));
+  writeFileSync(file, commandScript({ argv, cwd, path: process.env.PATH!, cacheDir: '/var/cache/shared-cache' }));
   return execa('sh', [file], { reject: false, cwd: '/' });
 }
 
@@ -42,10 +42,21 @@ t.test('the rig in the guest knows it is in one', async (t) => {
   t.equal((await runScript(['sh', '-c', 'echo $RIG_IN_GUEST'])).stdout, '1');
 });
 
+t.test("the rig in the guest uses the shared cache, whatever the host's RIG_CACHE", async (t) => {
+  t.equal((await runScript(['sh', '-c', 'echo $RIG_CACHE'])).stdout, '/var/cache/shared-cache');
+});
+
+t.test("OpenSSL in the guest keeps to its scalar code, which TCG runs fastest, with the same results", async (t) => {
+  const hash = "node -e \"process.stdout.write(require('crypto').createHash('sha256').update(Buffer.alloc(1 << 20, 7)).digest('hex'))\"";
+  const masked = await runScript(['sh', '-c', `echo $OPENSSL_ia32cap; ${hash}`]);
+  const plain = await execa('sh', ['-c', hash]);
+  t.same(masked.stdout.split('\n'), ['~0x1000020000000000:~0x20000020', plain.stdout]);
+});
+
 t.test('a folder the guest lacks ends the script before the command', async (t) => {
   t.equal((await runScript(['true'], join(dir, 'missing'))).exitCode, NO_CWD_EXIT);
 });
 
 t.test('no command is a bug of the caller', async (t) => {
-  t.throws(() => commandScript({ argv: [], cwd: dir, path: '/bin' }), /no command/);
+  t.throws(() => commandScript({ argv: [], cwd: dir, path: '/bin', cacheDir: '/c' }), /no command/);
 });

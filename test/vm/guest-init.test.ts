@@ -18,6 +18,8 @@ t.test("the host's root read-only, the shares by their tags, the ports by their 
   t.match(init, new RegExp(`cache=loose,ro ${SHARE_TAGS.root} \\$R `));
   t.match(init, new RegExp(`${SHARE_TAGS.run} \\$R\\$RUN`));
   t.match(init, new RegExp(`${SHARE_TAGS.dir} \\$R\\$DIR`));
+  t.match(init, new RegExp(`${SHARE_TAGS.cache} \\$R\\$CACHE`));
+  t.match(init, 'rig.cache=*) CACHE=');
   t.match(init, `${PORT_NAMES.stdout}) OUT=`);
   t.match(init, `${PORT_NAMES.stderr}) ERR=`);
 });

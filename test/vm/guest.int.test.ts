@@ -31,10 +31,12 @@ t.test('device-mapper targets, node in the shared folder, stdout, stderr and the
     'dmsetup targets',
     'node -e "console.log(process.cwd(), process.getuid()); console.error(\'to stderr\')"',
     'echo written-in-the-guest > made-here',
+    'echo "cache $RIG_CACHE" && echo built-in-the-guest > "$RIG_CACHE/made-here"',
     'exit 7',
   ].join('; ');
   const started = Date.now();
-  const run = await rig(['vm', 'run', '--dir', shared, '--', 'sh', '-c', script]);
+  const cache = join(shared, 'cache'); // made by the run
+  const run = await rig(['vm', 'run', '--dir', shared, '--', 'sh', '-c', script], { RIG_CACHE: cache });
   t.comment(`guest run: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   t.equal(run.exitCode, 7, `the command's exit code passes through (stderr: ${run.stderr})`);
   const targets = String(run.stdout).split('\n').map((l) => l.split(/\s+/)[0]);
@@ -44,6 +46,8 @@ t.test('device-mapper targets, node in the shared folder, stdout, stderr and the
   t.match(run.stderr, /^to stderr$/m, "stderr is the host's stderr");
   t.notMatch(run.stdout, /to stderr/);
   t.equal(readFileSync(join(shared, 'made-here'), 'utf8'), 'written-in-the-guest\n', 'the shared folder is written through');
+  t.ok(String(run.stdout).split('\n').includes(`cache ${cache}`), "the guest's RIG_CACHE is the host's");
+  t.equal(readFileSync(join(cache, 'made-here'), 'utf8'), 'built-in-the-guest\n', 'the prepared-image cache is shared read-write');
   t.same(runFolders(), before, 'the run folder is gone');
 });
 

@@ -3,7 +3,7 @@ import { qemuArgs, type GuestMachine } from '../../rig/vm/qemu-args.js';
 
 const machine: GuestMachine = {
   kernel: '/v/guests/k/vmlinux', initrd: '/v/guests/k/initrd.gz', memoryMb: 1024, cpus: 2,
-  runDir: '/v/runs/run-1', sharedDir: '/work/checkout', consoleLog: '/v/runs/run-1/console.log',
+  runDir: '/v/runs/run-1', sharedDir: '/work/checkout', cacheDir: '/var/cache/rig', consoleLog: '/v/runs/run-1/console.log',
   stdoutSocket: '/v/runs/run-1/stdout.sock', stderrSocket: '/v/runs/run-1/stderr.sock', pidFile: '/v/runs/run-1/qemu.pid',
 };
 const args = qemuArgs(machine);
@@ -20,18 +20,20 @@ t.test('TCG, memory, CPUs, the kernel and initramfs, no reboot', async (t) => {
   t.equal(valueOf('-pidfile'), machine.pidFile);
 });
 
-t.test('the kernel command line names the run folder and the shared folder', async (t) => {
-  t.equal(valueOf('-append'), 'console=ttyS0 panic=-1 quiet rig.run=/v/runs/run-1 rig.dir=/work/checkout');
+t.test('the kernel command line names the run folder, the shared folder and the cache', async (t) => {
+  t.equal(valueOf('-append'), 'console=ttyS0 panic=-1 quiet rig.run=/v/runs/run-1 rig.dir=/work/checkout rig.cache=/var/cache/rig');
   t.equal(valueOf('-serial'), 'file:/v/runs/run-1/console.log');
 });
 
-t.test("the host's root read-only; the shared and run folders read-write", async (t) => {
+t.test("the host's root read-only; the shared and run folders and the cache read-write", async (t) => {
   const shares = allOf('-virtfs');
-  t.equal(shares.length, 3);
+  t.equal(shares.length, 4);
   t.match(shares[0], /^local,path=\/,mount_tag=rig\.root,.*,readonly=on$/);
   t.match(shares[1], /^local,path=\/work\/checkout,mount_tag=rig\.dir,/);
   t.notMatch(shares[1], /readonly/);
   t.match(shares[2], /^local,path=\/v\/runs\/run-1,mount_tag=rig\.run,/);
+  t.match(shares[3], /^local,path=\/var\/cache\/rig,mount_tag=rig\.cache,/);
+  t.notMatch(shares[3], /readonly/);
 });
 
 t.test("the command's stdout and stderr on named ports, from the host's sockets", async (t) => {
@@ -42,4 +44,5 @@ t.test("the command's stdout and stderr on named ports, from the host's sockets"
 t.test('a folder with a comma or white space is refused (qemu options, kernel command line)', async (t) => {
   t.throws(() => qemuArgs({ ...machine, sharedDir: '/work/a,b' }), /cannot hold a comma or white space: \/work\/a,b/);
   t.throws(() => qemuArgs({ ...machine, runDir: '/tmp/a b' }), /white space/);
+  t.throws(() => qemuArgs({ ...machine, cacheDir: '/var/c,d' }), /comma or white space: \/var\/c,d/);
 });

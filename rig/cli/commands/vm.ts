@@ -44,11 +44,12 @@ async function run(command: string[], opts: RunOptions): Promise<number> {
   if (!statSync(sharedDir, { throwIfNoEntry: false })?.isDirectory()) throw badInput(`--dir: ${sharedDir} is not a folder; give the one CMD should run in`);
   if (command.length === 0) throw badInput('no command: write it after --, e.g. rig vm run -- dmsetup targets');
   const qemu = findQemu();
-  const paths = vmPaths(contextFromEnv().workDir);
+  const context = contextFromEnv();
+  const paths = vmPaths(context.workDir);
   return runInterruptible(async (signal) => {
     const guest = await ensureGuest(paths, log, signal);
     const outcome = await runGuest(qemu, guest, paths, {
-      argv: command, sharedDir, memoryMb, cpus, timeoutS, stdout: process.stdout, stderr: process.stderr, signal,
+      argv: command, sharedDir, cacheDir: resolve(context.cacheRoot), memoryMb, cpus, timeoutS, stdout: process.stdout, stderr: process.stderr, signal,
     });
     if (opts.console) process.stderr.write(outcome.console);
     const { end } = outcome;
