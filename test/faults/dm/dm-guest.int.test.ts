@@ -4,7 +4,7 @@
  * kind of run; `make test-dm` runs a hundred), `rig disk up/cut/down --backend dm` on the raw device
  * with page writes never flushed (no filesystem, whose journal commits every 5 s would flush
  * them while the CLI starts), a disk whose owner died (ext4) swept by `rig cleanup`, and a
- * `rig cycle --backend dm` interrupted by SIGINT once its disk is up.
+ * `rig cycle --backend dm` interrupted by SIGINT once its server runs on the dm disk.
  * Each step leaves the guest's device-mapper table and loop devices as they were.
  */
 import t from 'tap';
@@ -51,8 +51,8 @@ ${R} cleanup > cleanup.out 2> cleanup.err; echo $? > cleanup.rc
 dmsetup ls > after-cleanup.dm 2>&1; losetup -a > after-cleanup.loops
 
 O=/tmp/rig-dm-interrupted
-( i=0; while [ ! -e $O/cut/disk.json ] && [ $i -lt 2400 ]; do sleep 0.25; i=$((i+1)); done
-  sleep 3; dmsetup ls > before-interrupt.dm 2>&1; pkill -INT -f "cycle --backend dm --out $O" ) &
+( i=0; until pgrep -x mariadbd > /dev/null && dmsetup ls | grep -q -- -cut || [ $i -ge 2400 ]; do sleep 0.25; i=$((i+1)); done
+  sleep 2; { dmsetup ls; pgrep -l -x mariadbd; } > before-interrupt.state 2>&1; pkill -INT -f "cycle --backend dm --out $O" ) &
 ${R} cycle --backend dm --out $O > interrupted.out 2> interrupted.err; echo $? > interrupted.rc
 dmsetup ls > after-interrupted.dm 2>&1; losetup -a > after-interrupted.loops
 grep -c " $O" /proc/mounts > after-interrupted.mounts; { pgrep -l -x mariadbd; pgrep -l -x pfdm-watch; } > after-interrupted.procs
@@ -112,7 +112,8 @@ t.test('one guest boot', async (t) => {
   t.test('Ctrl-C in the middle of a dm cycle leaves nothing behind', async (t) => {
     t.equal(read('interrupted.rc'), '130', `the run ends by the re-raised SIGINT (${read('interrupted.err').split('\n').slice(-3).join(' | ')})`);
     t.match(read('interrupted.err'), /SIGINT received/);
-    t.match(read('before-interrupt.dm'), /pcr-[0-9a-f]{12}-cut/, "the cycle's dm disk was up when it came");
+    t.match(read('before-interrupt.state'), /pcr-[0-9a-f]{12}-cut/, "the cycle's dm disk was up when it came");
+    t.match(read('before-interrupt.state'), /^\d+ mariadbd$/m, 'and its server running');
     t.match(read('after-interrupted.dm'), /^No devices found$/, 'no dm device left');
     t.equal(read('after-interrupted.loops'), '', 'no loop device left');
     t.equal(read('after-interrupted.mounts'), '0', 'nothing mounted');
