@@ -7,8 +7,8 @@
  *
  * It is the same for every run (it is part of the cached initramfs): what differs per run comes
  * on the kernel command line (`rig.run=` the run folder, `rig.dir=` the shared folder, `rig.cache=`
- * the cache) and in the
- * run folder (the command script). Its own messages go to the console, prefixed `rig-guest:`.
+ * the cache) and in the run folder (the command script). Its own messages go to the console,
+ * prefixed `rig-guest:`.
  */
 
 /** The 9p mount tags of the host's shares (qemu-args.ts gives the same names to qemu). */
