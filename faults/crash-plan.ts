@@ -32,6 +32,9 @@ export interface CrashPlan {
   atomicUnit: number;
   policy: FatePolicy;
   writes: PendingWrite[];
+  /** Set when the fates were chosen write by write (./chosen-plan.ts), not drawn from the seed:
+   * how they were chosen. The seed and policy are then those of the plan it was chosen from. */
+  chosen?: string;
 }
 
 /** The aligned units a write covers: the index of the first on the device, and how many. */

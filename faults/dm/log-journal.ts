@@ -4,8 +4,9 @@
  * the cut mark) become the journal, each with the bytes it overwrote (from the last logged write
  * before it, or the image the disk started from), and the counters are taken from the log.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { diskFailure } from '../disk-error.js';
+import { readAt, writeAt } from '../file-io.js';
 import { BUCKET_NAMES, type DiskStats } from '../helper-status.js';
 import type { JournalEntry } from '../journal.js';
 import { CUT_MARK, END_MARK, readLoggedData, type LogEntry, type WriteLog } from './log-writes.js';
@@ -70,18 +71,6 @@ export function cutOfLog(log: WriteLog, atomicUnit: number, pageSize: number): L
   return { pending, stats, pendingPageWrites: pending.filter((w) => w.length >= pageSize).length };
 }
 
-/** Reads `length` bytes at `offset` of the file open at fd (zeros past its end). */
-function readAt(fd: number | null, offset: number, length: number): Buffer {
-  const out = Buffer.alloc(length);
-  if (fd === null) return out;
-  for (let got = 0; got < length;) {
-    const n = readSync(fd, out, got, length - got, offset + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return out;
-}
-
 /**
  * The journal of the pending writes: each with the bytes it brought and the bytes it overwrote.
  * One pass over the log keeps, for every sector a pending write touches, the newest logged write
@@ -128,7 +117,7 @@ export function journalOfLog(log: WriteLog, cut: LogCut, base: string | null): J
 export function settleImage(imagePath: string, journal: JournalEntry[]): void {
   const fd = openSync(imagePath, 'r+');
   try {
-    for (const e of journal) writeSync(fd, e.new, 0, e.length, e.offset);
+    for (const e of journal) writeAt(fd, e.new, e.offset);
   } finally {
     closeSync(fd);
   }

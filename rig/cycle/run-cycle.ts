@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { contradicts } from '../results/expectation.js';
 import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
 import type { CycleRecord, Expectation, Phase, RecoveryBounds, ScenarioSettings } from '../results/types.js';
+import { LOAD_FILE, writeLoadFile } from '../load/load-file.js';
 import { innodbArgs } from '../runtime/server-args.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
@@ -60,6 +61,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.cut = diskCut(cut.status, cut.atMs);
     record.throughput = cut.load.throughput;
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
+    writeLoadFile(join(cutDir, LOAD_FILE), cut.load);
     const { crash, journal, order } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit, cut.status.cutPending));
     record.crashImageSha256 = crash.sha256;
     record.pendingWrites = crash.plan.writes;

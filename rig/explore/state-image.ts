@@ -6,31 +6,16 @@
  * from `clean`, so the next state costs only the writes between the two barriers, not a copy of
  * the whole image.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
+import { readAt, writeAt } from '../../faults/file-io.js';
 import { applyPlan } from '../../faults/materialize.js';
 import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
 import type { Overlay } from './image-hash.js';
-
-function pread(fd: number, length: number, position: number): Buffer {
-  const buf = Buffer.alloc(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, buf, done, length - done, position + done);
-    if (n === 0) break; // past the end of a sparse file's size: zeros
-    done += n;
-  }
-  return buf;
-}
-
-function pwrite(fd: number, data: Buffer, position: number): void {
-  let done = 0;
-  while (done < data.length) done += writeSync(fd, data, done, data.length - done, position + done);
-}
 
 export class StateImages {
   private applied = 0;
@@ -65,8 +50,8 @@ export class StateImages {
       for (; this.applied < durableCount; this.applied++) {
         const w = this.writes[this.applied]!;
         const data = readRecordedData(this.recordingFd, w);
-        if (clean !== null) pwrite(clean, data, w.offset);
-        pwrite(work, data, w.offset);
+        if (clean !== null) writeAt(clean, data, w.offset);
+        writeAt(work, data, w.offset);
       }
     } finally {
       if (clean !== null) closeSync(clean);
@@ -85,8 +70,8 @@ export class StateImages {
     try {
       for (const w of pending) {
         const data = readRecordedData(this.recordingFd, w);
-        journal.push({ seq: w.seq, offset: w.offset, length: w.length, old: pread(fd, w.length, w.offset), new: data });
-        pwrite(fd, data, w.offset);
+        journal.push({ seq: w.seq, offset: w.offset, length: w.length, old: readAt(fd, w.offset, w.length), new: data });
+        writeAt(fd, data, w.offset);
       }
     } finally {
       closeSync(fd);
@@ -105,7 +90,7 @@ export class StateImages {
     const clean = openSync(this.cleanPath(), 'r');
     const work = openSync(this.work, 'r+');
     try {
-      for (const r of ranges) pwrite(work, pread(clean, r.length, r.offset), r.offset);
+      for (const r of ranges) writeAt(work, readAt(clean, r.offset, r.length), r.offset);
     } finally {
       closeSync(clean);
       closeSync(work);
