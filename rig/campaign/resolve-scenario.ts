@@ -49,6 +49,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
       journalMaxBytes: disk.cacheBound ?? DEFAULT_DISK.journalMaxBytes,
       sizeBytes: disk.size ?? DEFAULT_DISK.sizeBytes,
       ...(disk.backend === 'dm' ? { backend: 'dm' as const } : {}),
+      ...(disk.fates ? { fates: disk.fates } : {}),
     },
     load: { ...DEFAULT_LOAD, ...load },
     expect: 'recovers',

@@ -13,6 +13,7 @@ import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES } from '.
 import { FINDING_IDS } from '../findings/catalog.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
+import { checkFates } from './fates-field.js';
 import { checkLoadMix } from './load-mix-field.js';
 
 export const SAFE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -66,6 +67,7 @@ export const diskSchema = section({
   trigger: field(checkCampaignTrigger).optional(),
   cacheBound: field((v) => checkSize(v, 4096, '256M')).optional(),
   size: field((v) => checkSize(v, 16 * 1024 * 1024, '1G')).optional(),
+  fates: field(checkFates).optional(),
 });
 
 export const loadSchema = section({

@@ -5,6 +5,7 @@
  */
 import { Option } from 'commander';
 import { oneOf } from '../../faults/checked.js';
+import { DEFAULT_POLICY } from '../../faults/crash-plan.js';
 import { DISK_BACKENDS } from '../../faults/disk-record.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { ATOMIC_UNITS, showSize } from '../../faults/sizes.js';
@@ -42,6 +43,7 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'disk.trigger', flag: '--trigger <trigger>', help: "cut trigger: 'armed N', 'after-writes N', 'at-time 5s'", shown: `${formatTrigger(disk.trigger)}; engine rocksdb: ${formatTrigger(DEFAULT_ROCKSDB_TRIGGER)}` },
   { key: 'disk.cacheBound', flag: '--cache-bound <size>', help: 'unflushed data the disk keeps; past it the oldest writes retire as durable', shown: showSize(disk.journalMaxBytes) },
   { key: 'disk.size', flag: '--size <size>', help: 'disk size', shown: showSize(disk.sizeBytes) },
+  { key: 'disk.fates', flag: '--fates <weights>', help: "how pending writes fare at the cut: 'tear=1' (every write that can tear, tears) or 'land=2,drop=1,tear=1'", shown: `land=${DEFAULT_POLICY.land},drop=${DEFAULT_POLICY.drop},tear=${DEFAULT_POLICY.tear}` },
   { key: 'disk.backend', flag: '--backend <backend>', help: `where the cut happens: ${oneOf(DISK_BACKENDS)} (dm: the kernel's dm-log-writes and dm-flakey)`, shown: 'fuse' },
   { key: 'load.kind', flag: '--load <kind>', help: `the write load: ${oneOf(loadSchema.shape.kind.unwrap().options)}`, shown: load.kind },
   { key: 'load.mix', flag: '--mix <kinds>', help: "the builtin load's kinds of step: 'write-only,churn' (equal weights) or 'write-only=4,churn=1,alter=1,partitions=1,bulk=1'", shown: 'write-only' },

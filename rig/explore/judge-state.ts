@@ -102,7 +102,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
   try {
     const server = serverIdentity(input.serverVersion);
     record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
-    const plan = makePlan(barrier.pending, state.planSeed, settings.disk.atomicUnit);
+    const plan = makePlan(barrier.pending, state.planSeed, settings.disk.atomicUnit, settings.disk.fates);
     writeFileSync(join(input.dir, 'plan.json'), JSON.stringify(plan, null, 1) + '\n');
     const journal = await timer.time('materialize', () => {
       images.advance(barrier.durableCount);

@@ -8,7 +8,7 @@ import type { DeviceModel } from '../../faults/device-model.js';
 import type { FindingId } from '../findings/catalog.js';
 import type { DoublewriteSetting } from './doublewrite-mode.js';
 import type { LoadMix } from '../load/load-mix.js';
-import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
+import type { Fate, FatePolicy, PendingWrite } from '../../faults/crash-plan.js';
 import type { FsKind } from '../../faults/filesystems.js';
 import type { DiskCut } from '../../faults/helper-status.js';
 import type { PerfPairRecord } from '../perf/perf-record.js';
@@ -70,6 +70,9 @@ export interface DiskSettings {
   sizeBytes: number;
   /** Where the cut happens (faults/dm/): absent is the FUSE helper, as before there was a choice. */
   backend?: DiskBackend;
+  /** The weights each pending write's fate is drawn with at the cut (faults/crash-plan.ts); absent:
+   * DEFAULT_POLICY. `{tear: 1}` tears every write that spans two atomic units or more. */
+  fates?: FatePolicy;
 }
 
 export interface LoadSettings {

@@ -97,6 +97,19 @@ scenarios:
   t.equal(c.evidence.maxBytes, 2 * 2 ** 30, 'evidence cap default');
 });
 
+t.test('fate weights: named ones as given, the others 0; unset means the default policy', async (t) => {
+  const c = parse(`name: f
+scenarios:
+  - {name: a, disk: {fates: {tear: 1}}}
+  - {name: b, disk: {fates: {land: 2, drop: 1}}}
+  - {name: c}
+`);
+  const [a, b, d] = c.scenarios;
+  t.same(a!.settings.disk.fates, { land: 0, drop: 0, tear: 1 });
+  t.same(b!.settings.disk.fates, { land: 2, drop: 1, tear: 0 });
+  t.equal(d!.settings.disk.fates, undefined);
+});
+
 t.test('the share a scenario must exercise: from defaults, the scenario wins, unset when neither names one', async (t) => {
   const c = parse('name: c\ndefaults:\n  exercise: {minShare: 0.8}\nscenarios:\n  - name: a\n  - name: b\n    exercise: {minShare: 0.25}\n');
   t.same(c.scenarios.map((s) => s.settings.exercise), [{ minShare: 0.8 }, { minShare: 0.25 }]);

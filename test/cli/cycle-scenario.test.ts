@@ -26,11 +26,11 @@ t.test('each flag sets its campaign key', async (t) => {
   const { scenario, seed, bounds } = scenarioFromFlags({
     doublewrite: 'off', bufferPool: '64M', pageSize: '4k', atomic: '16k', fs: 'xfs', cacheBound: '128M',
     size: '1G', trigger: 'after-writes 500', connections: '2', maxSeconds: '30', expect: 'recovers', engine: 'rocksdb',
-    seed: '7', recoveryTimeout: '30', checkTimeout: '60', profile: 'nvme',
+    seed: '7', recoveryTimeout: '30', checkTimeout: '60', profile: 'nvme', fates: 'land=2, tear=1',
   });
   const s = scenario.settings;
   t.same([s.server.engine, s.server.doublewrite, s.server.bufferPool, s.server.pageSize], ['rocksdb', false, '64M', 4096]);
-  t.same(s.disk, { profile: 'nvme', model: shippedProfile('nvme').device, atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 500 }, journalMaxBytes: 128 << 20, sizeBytes: 1 << 30 });
+  t.same(s.disk, { profile: 'nvme', model: shippedProfile('nvme').device, atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 500 }, journalMaxBytes: 128 << 20, sizeBytes: 1 << 30, fates: { land: 2, drop: 0, tear: 1 } });
   t.same([s.load.connections, s.load.maxSeconds, s.expect], [2, 30, 'recovers']);
   t.equal(seed, 7);
   t.same(bounds, { startMs: 30_000, checksMs: 60_000 });
@@ -47,6 +47,7 @@ const rejected: [string[], string][] = [
   [['--seed', '-3'], 'rig: --seed: -3 is too small; use at least 0\n'],
   [['--fs', 'btrfs'], "rig: --fs: 'btrfs' is not allowed here; use ext4, ext4-bigalloc16k, xfs, xfs-extsize16k, xfs-su16k or xfs-bs16k\n"],
   [['--trigger', 'manual'], "rig: --trigger: 'manual' waits for a person to fire the cut, and nobody does in a campaign; use 'armed 16', 'after-writes N' or 'at-time 5s'\n"],
+  [['--fates', 'shred=1'], "rig: --fates: 'shred' is not a fate; use land, drop or tear, e.g. {tear: 1} or 'land=2,drop=1'\n"],
   [['--engine', 'myisam'], "rig: --engine: 'myisam' is not allowed here; use innodb or rocksdb\n"],
   [['--engine', 'rocksdb', '--mix', 'write-only,bulk'], "rig: --mix: the mix 'write-only 1, bulk 1' has InnoDB's own DDL and tablespace checks, not RocksDB's; with engine: rocksdb use the write-only mix (remove load.mix)\n"],
   [['--profile', 'ssd'], "rig: --profile: 'ssd' is not a shipped profile; use essd, local, nvme or pmem, or a file path (copy one from faults/profiles/)\n"],
