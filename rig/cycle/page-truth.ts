@@ -17,7 +17,7 @@ import { unitSpan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
 import { mapRangeToPages, type ExtentMap } from '../pages/index.js';
 import { inDoublewriteArea, type DoublewriteArea } from '../pages/doublewrite-area.js';
-import { FIL_PAGE_LSN, pageContentDigest, readLsn } from '../pages/page-format.js';
+import { FIL_PAGE_LSN, FIL_PAGE_TYPE, pageContentDigest, readLsn } from '../pages/page-format.js';
 
 export type PageClass = 'torn' | 'whole' | 'unwritten' | 'doublewrite-area';
 
@@ -34,6 +34,8 @@ export interface PageTruth {
   newestLsn: number | null;
   /** pageContentDigest of the newest version, when the pending writes covered the whole page. */
   newestDigest?: string;
+  /** FIL_PAGE_TYPE of the newest version, when the pending writes covered its header. */
+  newestType?: number;
   /** Torn by the order log's evidence that it reached the disk in pieces (tears-beyond-journal.ts). */
   inPieces?: InPieces;
   /** Torn by the crash image's extent map: this many bytes read as zeros from an unwritten extent. */
@@ -148,6 +150,7 @@ function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPla
     durableLsn: lsnOf(durable),
     newestLsn: lsnOf(current),
     ...(covered.every((c) => c === 1) ? { newestDigest: pageContentDigest(current) } : {}),
+    ...(covered[FIL_PAGE_TYPE] && covered[FIL_PAGE_TYPE + 1] ? { newestType: current.readUInt16BE(FIL_PAGE_TYPE) } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
 import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import type { LoadResult } from '../load/index.js';
+import { LOAD_FILE, writeLoadFile } from '../load/load-file.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
 import { contradicts } from '../results/expectation.js';
 import type { CycleRecord, Expectation, ExplorePick, RecoveryBounds, ScenarioSettings } from '../results/types.js';
@@ -61,7 +62,7 @@ export interface StateInput {
 }
 
 /** The load as it stood at the barrier: the ledger's least and most for each client. */
-function loadAt(load: LoadResult, tUs: number): LoadResult {
+export function loadAt(load: LoadResult, tUs: number): LoadResult {
   if (!load.timeline) return load;
   const at = load.timeline.at(tUs);
   return { ...load, acked: at.acked, ackedCount: at.ackedCount, begun: at.begun };
@@ -109,6 +110,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
       return images.materialize(barrier.pending, plan);
     });
     const at = loadAt(input.load, barrier.tUs);
+    writeLoadFile(join(input.dir, LOAD_FILE), at); // what a rebuild of this state checks (rig shrink)
     record.cut = {
       reason: `explore (${barrier.kind} ${barrier.index})`,
       atMs: Math.max(0, Math.round((barrier.tUs - input.loadStartUs) / 1000)),

@@ -32,13 +32,15 @@ export function targetClaim(ctx: Pick<TargetContext, 'expectation' | 'doublewrit
   return 'page-writes-that-can-tear';
 }
 
-function inRanges(w: RecordedWrite, ranges: DeviceRange[]): boolean {
+/** Whether the write touches any of the ranges. */
+export function inRanges(w: RecordedWrite, ranges: DeviceRange[]): boolean {
   return ranges.some((r) => w.offset < r.offset + r.length && r.offset < w.offset + w.length);
 }
 
 const isPageSized = (w: RecordedWrite, pageSize: number): boolean => w.length >= pageSize && w.length % pageSize === 0;
 
-function pageHashes(data: Buffer, pageSize: number, first = 0): string[] {
+/** The sha1 of each whole page of `data`, pages counted from byte `first`. */
+export function pageHashes(data: Buffer, pageSize: number, first = 0): string[] {
   const out: string[] = [];
   for (let at = first; at + pageSize <= data.length; at += pageSize) out.push(createHash('sha1').update(data.subarray(at, at + pageSize)).digest('hex'));
   return out;
@@ -50,7 +52,7 @@ function pageHashes(data: Buffer, pageSize: number, first = 0): string[] {
  * counted from the start of the range (of the area's extents) the write falls in, and a copy cut
  * by a split is in neither request whole.
  */
-function copyHashes(w: RecordedWrite, data: Buffer, ranges: DeviceRange[], pageSize: number): string[] {
+export function copyHashes(w: RecordedWrite, data: Buffer, ranges: DeviceRange[], pageSize: number): string[] {
   const range = ranges.find((r) => w.offset >= r.offset && w.offset < r.offset + r.length);
   if (!range) return [];
   return pageHashes(data, pageSize, (pageSize - ((w.offset - range.offset) % pageSize)) % pageSize);

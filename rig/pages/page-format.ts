@@ -8,6 +8,8 @@ export const FIL_PAGE_SPACE_OR_CHKSUM = 0; // checksum, or the key version in fu
 export const FIL_PAGE_OFFSET = 4; // page number
 export const FIL_PAGE_LSN = 16; // 8 bytes
 export const FIL_PAGE_TYPE = 24;
+/** FIL_PAGE_TYPE of a B-tree page (FIL_PAGE_INDEX): a table's rows or an index's entries. */
+export const FIL_PAGE_INDEX = 17855;
 export const FIL_PAGE_FILE_FLUSH_LSN = 26; // 8 bytes
 export const FIL_PAGE_SPACE_ID = 34;
 export const FIL_PAGE_DATA = 38;

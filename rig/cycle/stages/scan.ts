@@ -44,6 +44,8 @@ export interface CrashScan {
   checkpointLsn: number | null;
   fileOps: RedoFileOps | null; // MariaDB 10.8+: the redo log's file operations since the checkpoint
   pagesTouched: TruthCounts;
+  /** Every page a pending write touched, with its writes and class: the truth the record summarises. */
+  truth: PageTruth[];
   pageZero: PageZeroWrite[];
   reconciliation: Reconciliation;
   torn: TornPage[];
@@ -94,6 +96,7 @@ export async function scanCrashImage(
   return {
     disk, datadir, scan, extents, copies, unwrittenCopies, checkpointLsn, fileOps,
     pagesTouched: truth.counts,
+    truth: truth.pages,
     pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
     torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesPending(truth.pages, scan, journal, plan), rules, unwrittenCopies),
