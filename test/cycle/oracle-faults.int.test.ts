@@ -6,10 +6,14 @@
  *   the cycle corruption, since the page lost its newest write, though every page verifies;
  * - a torn page left after recovery with its newest version's content under an older LSN (as
  *   MySQL 9.7 leaves a page whose newest write changed nothing but its LSN): current, by content.
- * One real cycle (doublewrite on, flush method fsync: torn pages restored through doublewrite)
- * gives the cut; each case rebuilds its crash image from it and runs the later stages itself.
+ * One real cycle (doublewrite on) gives the cut, whatever it tore; the base state is built from it
+ * on purpose: index pages of the tables torn whose doublewrite copies the server's rules accept,
+ * every other pending write landed, judged `restored`. Each case rebuilds that crash image, changes
+ * it, and runs the later stages itself.
  */
 import t from 'tap';
+
+type Tap = import('tap').Test;
 import { mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +28,9 @@ import { datadirOn } from '../../rig/cycle/server-dirs.js';
 import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
 import type { CycleRecord, ScenarioSettings, ServerSettings, TornPage } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
-import { rejudge, type Tamper } from '../fixtures/rejudge.js';
+import type { CrashEdit } from '../../rig/cycle/judge-cut.js';
+import { aimedState, hasAcceptedCopy, tableIndexPage } from '../fixtures/aimed-state.js';
+import { rejudge } from '../fixtures/rejudge.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');
@@ -34,7 +40,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 const PS = 16384;
 
-const server: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'fsync', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
+const server: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: PS, bufferPool: '64M', redoSize: '96M' };
 const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit: 4096, fs: 'ext4', trigger: { kind: 'armed', pendingPageWrites: 16 }, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 } as const;
 const settings: ScenarioSettings = {
   name: 'oracle-faults', runtime: 'local', server, disk,
@@ -42,9 +48,9 @@ const settings: ScenarioSettings = {
   expect: defaultExpectation(server, disk),
 };
 
-/** Rebuilds the base cycle's crash image, applies the tamper, and runs scan, recover, scan and judge. */
-async function judgeTampered(base: string, name: string, tamper: Tamper): Promise<CycleRecord> {
-  const { record, teardownProblems } = await rejudge(base, join(work, name), { ...settings, name }, runtime, tamper);
+/** Rebuilds the base state's crash image, applies the edit, and runs scan, recover, scan and judge. */
+async function judgeTampered(base: Base, name: string, edit: CrashEdit): Promise<CycleRecord> {
+  const { record, teardownProblems } = await rejudge(base.dir, join(work, name), { ...settings, name }, runtime, { plan: base.plan, edit });
   t.comment(`${name}: ${record.verdict}: ${record.reason}`);
   t.same(teardownProblems, [], `${name}: torn down cleanly`);
   return record;
@@ -69,33 +75,39 @@ function setLsn(page: Buffer, lsn: number): void {
   page.writeUInt32BE(fullCrc32Checksum(page), PS - 4);
 }
 
-/**
- * A real cycle whose torn pages the server restored through doublewrite: the base of both cases.
- * Up to 12 seeds: a cut that tears an sbtest page 0 is not restored (docs/findings/page0-not-restored.md).
- */
-async function baseCycle(): Promise<{ dir: string; record: CycleRecord; page: TornPage }> {
-  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) {
-    const dir = join(work, `base-${seed}`);
-    const { server: name, version } = await runtime.describe();
-    const record = await runCycle({
-      id: `base-${seed}`, settings, cycle: seed, seed, expectation: settings.expect, dir, cacheRoot: join(work, 'cache'),
-      runtime, serverVersion: `${name} ${version}`, repro: `rig repro ${dir}`,
-    });
-    t.comment(`base-${seed}: ${record.verdict}: ${record.reason}`);
-    const page = record.tornPagesBefore.find((p) => p.page > 3 && p.attribution === 'doublewrite' && p.doublewrite.restorable);
-    if (record.verdict === 'restored' && page) return { dir, record, page };
-  }
-  throw new Error('no base cycle restored a page through doublewrite in 12 seeds');
+interface Base {
+  dir: string; // the live cycle, whose cut the state is built from
+  plan: CrashPlan; // the base state's plan
+  record: CycleRecord;
+  page: TornPage;
+}
+
+/** The live cycle, then the state with its tables' index pages torn where an accepted copy exists. */
+async function baseState(t: Tap): Promise<Base> {
+  const dir = join(work, 'live');
+  const { server: name, version } = await runtime.describe();
+  const live = await runCycle({
+    id: 'live', settings, cycle: 1, seed: 1, expectation: settings.expect, dir, cacheRoot: join(work, 'cache'),
+    runtime, serverVersion: `${name} ${version}`, repro: `rig repro ${dir}`,
+  });
+  t.comment(`live: ${live.verdict}: ${live.reason}`);
+  const aimed = await aimedState(dir, join(work, 'base'), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn');
+  const { record } = aimed;
+  t.comment(`base: ${aimed.pages.map((p) => `${p.file} page ${p.page}`).join(', ')} torn; ${record.verdict}: ${record.reason}`);
+  t.equal(record.verdict, 'restored', 'the server restored every page torn on purpose');
+  const page = record.tornPagesBefore.find((p) => p.attribution === 'doublewrite' && p.doublewrite.restorable);
+  if (!page) throw new Error(`no page of the base state was restored through doublewrite: ${record.reason}`);
+  return { dir, plan: JSON.parse(readFileSync(join(work, 'base', 'plan.json'), 'utf8')) as CrashPlan, record, page };
 }
 
 t.test('the oracle agrees with the server on copies and on what restored means', async (t) => {
-  const base = await baseCycle();
+  const base = await baseState(t);
   const { page } = base;
   t.ok(page.doublewrite.copies.length > 0, `base: ${page.file} page ${page.page} was restored from ${page.doublewrite.why}`);
 
   await t.test('a doublewrite copy older than the checkpoint restores nothing', async (t) => {
     const checkpoint = base.record.checkpointLsn!;
-    const record = await judgeTampered(base.dir, 'copy-before-checkpoint', {
+    const record = await judgeTampered(base, 'copy-before-checkpoint', {
       beforeScan: (datadir) => {
         for (const c of page.doublewrite.copies) patchPage(join(datadir, c.source), c.slot, (p) => setLsn(p, checkpoint - 1));
       },
@@ -110,7 +122,7 @@ t.test('the oracle agrees with the server on copies and on what restored means',
 
   await t.test('a torn page put back to its older version after recovery is corruption, though it verifies', async (t) => {
     const durable = await versionOf(base.dir, page, 'dropped');
-    const record = await judgeTampered(base.dir, 'restored-older', {
+    const record = await judgeTampered(base, 'restored-older', {
       afterRecovery: (datadir) => patchPage(join(datadir, page.file), page.page, (p) => durable.copy(p)),
     });
     const judged = record.tornPagesBefore.find((p) => p.file === page.file && p.page === page.page)!;
@@ -123,7 +135,7 @@ t.test('the oracle agrees with the server on copies and on what restored means',
 
   await t.test("a torn page left with its newest version's content under an older LSN lost nothing", async (t) => {
     const newest = await versionOf(base.dir, page, 'landed');
-    const record = await judgeTampered(base.dir, 'same-content-older-lsn', {
+    const record = await judgeTampered(base, 'same-content-older-lsn', {
       afterRecovery: (datadir) => patchPage(join(datadir, page.file), page.page, (p) => {
         newest.copy(p);
         setLsn(p, page.newestLsn! - 1);

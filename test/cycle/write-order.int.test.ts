@@ -41,8 +41,8 @@ const work = mkdtempSync(join(tmpdir(), 'rig-write-order-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 
-const NEGATIVE_CYCLES = 3;
-const NO_FSYNC_CYCLES = 2;
+const NEGATIVE_CYCLES = 2;
+const NO_FSYNC_CYCLES = 1;
 
 function scenario(name: string, flushMethod: FlushMethod, doublewrite: boolean, maxSeconds: number): ScenarioSettings {
   const server = { engine: 'innodb' as const, doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };

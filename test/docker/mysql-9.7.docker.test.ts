@@ -1,8 +1,11 @@
 /**
  * Oracle MySQL 9.7 in the image built with no registry (powercut-rig/mysql-offline:9.7), in real
- * crash cycles on the power-fail disk: one cycle per headline expectation, each judged by the
- * oracle with MySQL's own doublewrite rules, plus DETECT_ONLY; the redo checkpoint the rig reads
- * from #innodb_redo is the one the server names; torn page 0 of an .ibd comes back on MySQL.
+ * crash cycles on the power-fail disk: one cycle per headline expectation, plus DETECT_ONLY, each
+ * judged as its evidence says with MySQL's own doublewrite rules, and from the cuts the states the
+ * claims are about, built on purpose: index pages torn whose only copy the rules accept come back
+ * from the .dblwr files (with any page 0 that has such a copy, found through the survey), every
+ * live page torn is detected. The redo checkpoint the rig reads from #innodb_redo is the one the
+ * server names.
  */
 import t from 'tap';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,12 +22,18 @@ import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 import { keepEvidence } from '../fixtures/keep-evidence.js';
+import { aimedState, hasAcceptedCopy, tableIndexPage } from '../fixtures/aimed-state.js';
+import { recoveredByEvidence } from '../fixtures/judged-cycle.js';
+import type { ProbedPage } from '../../rig/cycle/aim-plan.js';
+import { expectationHolds } from '../../rig/results/expectation.js';
 import type { Test } from 'tap';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');
 
 const image = 'powercut-rig/mysql-offline:9.7';
+/** A MySQL that hangs on torn pages need not cost two minutes. */
+const BOUNDS = { startMs: 60_000 };
 const runId = `mysql97-test-${process.pid}`;
 const work = mkdtempSync(join(tmpdir(), 'rig-docker-97-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -65,90 +74,81 @@ if (engine) {
     const record = await runCycle({
       id: settings.name, settings, cycle: 1, seed, expectation: settings.expect, dir,
       cacheRoot: join(work, 'cache'), runtime, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
-      recoveryBounds: { startMs: 60_000 }, // a MySQL that hangs on torn pages need not cost two minutes
+      recoveryBounds: BOUNDS,
     });
     t.comment(`${record.id}: ${record.verdict}, ${record.tornPagesBefore.length} torn; ${record.reason}`);
     return { record, log: readFileSync(join(dir, 'error.log'), 'utf8') };
   }
 
-  /**
-   * The first of a few seeds whose cut tears pages, a claim about torn pages needing a cycle that
-   * has some. MySQL 9.7 writes its temporary tablespaces (ibtmp1, #innodb_temp) in a burst of
-   * about 45 pages early in the load; the armed count passes over them (the cut's skip ranges),
-   * else an `armed 16` cut lands in that burst, on pages no check reads.
-   */
-  async function tornCycle(t: Test, name: string, server: Partial<ServerSettings>, seeds: number[]): Promise<{ record: CycleRecord; log: string }> {
-    for (const seed of seeds) {
-      const run = await cycle(`${name}-${seed}`, server, {}, seed);
-      t.ok((run.record.cut?.skipRanges ?? 0) > 0, `seed ${seed}: the armed count passed over the temporary tablespaces`);
-      if (run.record.tornPagesBefore.length > 0) return run;
-      t.equal(run.record.verdict, 'no-torn', `seed ${seed}: nothing torn, so no-torn (${run.record.reason})`);
-    }
-    throw new Error(`no cut of seeds ${seeds.join(', ')} tore a page`);
+  /** A cycle judged as its evidence says, whatever its cut hit; its evidence kept when it contradicts. */
+  function assertJudged(t: Test, record: CycleRecord): void {
+    t.not(record.verdict, 'rig-error', record.reason);
+    t.ok(record.reconciliation?.ok, "the scan agrees with the disk's record");
+    t.equal(record.expectationHeld, expectationHolds(record.expectation, record.verdict, record.tornPagesBefore.length), `held as the oracle says: ${record.verdict}`);
+    if (record.expectation === 'recovers') t.equal(['restored', 'no-torn'].includes(record.verdict), recoveredByEvidence(record), `${record.verdict} follows the evidence of the recovery`);
+    if (!record.expectationHeld) t.comment(`kept in ${keepEvidence(join(work, record.id), record.id)}`);
+  }
+
+  /** The state with every live page of the cut torn, every other write landed. */
+  async function everyPageTorn(t: Test, record: CycleRecord) {
+    const aimed = await aimedState(join(work, record.id), join(work, `${record.id}-aimed`), record.settings, runtime, (p) => p.torn !== null, 'every live page torn', { most: Infinity, bounds: BOUNDS });
+    t.comment(`aimed: ${aimed.pages.length} pages torn; ${aimed.record.verdict}: ${aimed.record.reason}`);
+    t.equal(aimed.record.tornPagesBefore.length, aimed.pages.length, 'every page the probe tore is torn');
+    return { record: aimed.record, log: readFileSync(join(work, `${record.id}-aimed`, 'error.log'), 'utf8') };
   }
 
   /** The pages MySQL logged as restored from its doublewrite files, page 0 ("Restoring page") included. */
   const restoredInLog = (log: string) => new Set([...log.matchAll(/(?:Recovered|Restoring) page \[page id: space=(\d+), page number=(\d+)\]/g)].map((m) => `${m[1]}:${m[2]}`));
 
-  t.test('doublewrite on, O_DIRECT, atomic 4k: torn pages come back from the .dblwr files, page 0 too', async (t) => {
+  t.test('doublewrite on, O_DIRECT, atomic 4k: the cut judged; torn pages come back from the .dblwr files', async (t) => {
     const { record, log } = await cycle('dw-on', {}, {});
-    t.not(record.verdict, 'rig-error', record.reason);
-    t.ok(record.reconciliation?.ok, "the scan agrees with the disk's record");
-    t.ok(record.tornPagesBefore.length > 0, 'the cut tore pages');
+    assertJudged(t, record);
     t.ok(record.server?.innodb.includes('--innodb-doublewrite=ON'));
     t.ok(record.server?.innodb.includes('--innodb-redo-log-capacity=96M'), "MySQL 9.7's redo option");
     const said = serverCheckpoint(log);
     if (Number.isNaN(said)) {
       // the server logs its checkpoint once it reads the redo log; a torn TRX_SYS page stops it before that
       t.ok(FINDINGS['mysql-trx-sys-page'].matches(record), 'the server logged no checkpoint only because it stopped on the TRX_SYS page before reading its redo log');
-      t.ok((record.checkpointLsn ?? 0) > 0, `the rig's #innodb_redo reader found a checkpoint (${record.checkpointLsn})`);
     } else t.equal(record.checkpointLsn, said, "the rig's #innodb_redo reader finds the server's checkpoint");
     t.ok(record.writeOrder?.checkpointLsn, `the write-order check reads the durable checkpoint from #innodb_redo (${record.writeOrder?.why ?? ''})`);
-    t.ok((record.writeOrder?.pagesChecked ?? 0) > 0, 'and checks the pending page versions against it');
-    if (FINDINGS['mysql-trx-sys-page'].matches(record)) {
-      // the one known exception (docs/findings/mysql-trx-sys-page.md): a torn TRX_SYS page stops the server before it reads its copies
-      t.equal(record.verdict, 'detected', `the server refused on it: ${record.reason}`);
-      t.match(log, /Database page corruption on disk or a failed file read of page \[page id: space=0, page number=5\]/, 'the server names ibdata1 page 5');
-      t.notOk(record.tornPagesBefore.find((p) => p.file === './ibdata1' && p.page === 5)?.doublewrite.restorable, "MySQL's rules say its copy is never used");
-      return;
-    }
-    if (FINDINGS['mysql-page0-survey'].matches(record)) {
+
+    // the claim, on a state built from this cut: pages whose one valid copy the rules accept
+    // (with two, MySQL may take an older one first: docs/findings/mysql-stale-dblwr-copy.md)
+    const oneCopy = (p: ProbedPage) => hasAcceptedCopy(p) && p.torn!.doublewrite.copies.filter((c) => c.valid).length === 1;
+    const aimed = await aimedState(join(work, record.id), join(work, 'dw-on-aimed'), record.settings, runtime,
+      (p) => oneCopy(p) && (tableIndexPage(p) || (p.page === 0 && p.file.endsWith('.ibd'))), 'index pages and page 0s with one accepted copy torn', { bounds: BOUNDS });
+    const state = aimed.record;
+    const stateLog = readFileSync(join(work, 'dw-on-aimed', 'error.log'), 'utf8');
+    t.comment(`aimed: ${aimed.pages.map((p) => `${p.file}#${p.page}`).join(', ')} torn; ${state.verdict}: ${state.reason}`);
+    t.ok(aimed.pages.some(tableIndexPage), 'index pages of the tables among them');
+    t.equal(state.tornPagesBefore.length, aimed.pages.length, 'exactly the pages torn on purpose are torn');
+    if (FINDINGS['mysql-page0-survey'].matches(state)) {
       // docs/findings/mysql-page0-survey.md: the survey chose another space id for a torn page 0 and missed its copy
-      t.equal(record.verdict, 'detected', `the server refused on it: ${record.reason}`);
-      t.match(log, /Chosen space:\d+/, 'the server logged the space id its survey chose');
+      t.equal(state.verdict, 'detected', `the server refused on it: ${state.reason}`);
+      t.match(stateLog, /Chosen space:\d+/, 'the server logged the space id its survey chose');
       return;
     }
-    if (FINDINGS['mysql-stale-dblwr-copy'].matches(record)) {
-      // docs/findings/mysql-stale-dblwr-copy.md: it wrote a copy older than the checkpoint over a torn page that had a newer one
-      const stale = record.tornPagesBefore.find((p) => p.doublewrite.copies.some((c) => c.accepted && c.lsn < (record.checkpointLsn ?? 0)))!;
-      t.ok(restoredInLog(log).has(`${stale.space}:${stale.page}`), `the server logged restoring [${stale.space}, ${stale.page}]`);
-      t.notOk(record.expectationHeld, `and did not recover: ${record.verdict}: ${record.reason}`);
-      return;
-    }
-    t.ok(['restored', 'no-torn'].includes(record.verdict) && record.expectationHeld, `recovers: ${record.verdict}: ${record.reason}`);
-    t.equal(record.ledger.missing, 0, 'every acknowledged commit present');
-    const inUse = record.tornPagesBefore.filter((p) => !p.freedBefore && !p.freedAfter);
-    t.ok(inUse.every((p) => p.validAfter && p.currentAfter), 'every torn page in use valid and current after recovery');
-    t.ok(inUse.every((p) => p.attribution === 'doublewrite'), 'all restored from doublewrite copies');
+    t.equal(state.verdict, 'restored', `the server restored them: ${state.reason}`);
+    t.equal(state.ledger.missing, 0, 'every acknowledged commit present');
+    // a page the redo recovery applies frees (a B-tree merge) holds no data
+    const inUse = state.tornPagesBefore.filter((p) => !p.freedBefore && !p.freedAfter);
+    t.ok(inUse.length > 0 && inUse.every((p) => p.validAfter && p.currentAfter && p.attribution === 'doublewrite'), `each of the ${inUse.length} in use: valid, current, through doublewrite`);
     // the rig's MySQL rules name exactly the pages the server says it restored
-    const restorable = new Set(record.tornPagesBefore.filter((p) => p.doublewrite.restorable).map((p) => `${p.space}:${p.page}`));
-    const logged = restoredInLog(log);
-    t.same([...restorable].filter((k) => !logged.has(k)), [], 'every page the rules call restorable, the server restored');
-    for (const p of record.tornPagesBefore.filter((x) => x.page === 0)) {
+    const logged = restoredInLog(stateLog);
+    t.same(state.tornPagesBefore.filter((p) => !logged.has(`${p.space}:${p.page}`)).map((p) => `${p.file}#${p.page}`), [], 'every page the rules call restorable, the server logged restoring');
+    for (const p of state.tornPagesBefore.filter((x) => x.page === 0)) {
       t.equal(p.page0?.path, 'survey', `${p.file}: found through the 64-page survey`);
-      t.ok(p.validAfter, `${p.file} page 0 restored (${p.page0?.serverLog.join(' | ')})`);
       t.equal(p.page0?.finding, null);
     }
   });
 
-  t.test('doublewrite off, atomic 4k: the negative control tears pages; the server refuses or hangs', async (t) => {
-    const { record } = await tornCycle(t, 'dw-off-4k', { doublewrite: false }, [2, 3, 4, 5]);
+  t.test('doublewrite off, atomic 4k: the cut judged; with every live page torn the negative control holds', async (t) => {
+    const { record } = await cycle('dw-off-4k', { doublewrite: false }, {});
     t.equal(record.expectation, 'torn-reproduced');
-    t.ok(record.tornPagesBefore.length > 0, 'torn pages in the crash image');
-    t.ok(record.expectationHeld, `${record.verdict}: ${record.reason}`);
-    // both seen on 9.7: an assertion after "Database page corruption" (exit code 2), or silence
-    // after a dozen such lines until the bound
-    t.ok(['detected', 'hung'].includes(record.verdict), `MySQL stops or hangs: ${record.verdict}`);
+    t.ok((record.cut?.skipRanges ?? 0) > 0, 'the armed count passed over the temporary tablespaces');
+    assertJudged(t, record);
+    const { record: state } = await everyPageTorn(t, record);
+    t.ok(state.expectationHeld, `torn pages reproduced: ${state.verdict}`);
   });
 
   t.test('doublewrite off, atomic 16k on bigalloc: never a torn page', async (t) => {
@@ -158,16 +158,17 @@ if (engine) {
     t.ok(record.expectationHeld);
   });
 
-  t.test('DETECT_ONLY, atomic 4k: torn pages detected (the server refuses and names one), none restored', async (t) => {
-    const { record, log } = await tornCycle(t, 'detect-only', { doublewrite: 'detect-only' }, [2, 3, 4, 5]);
-    if (record.verdict !== 'detected') t.comment(`kept in ${keepEvidence(join(work, record.id), record.id)}`);
+  t.test('DETECT_ONLY, atomic 4k: the cut judged; with every live page torn, the torn pages are detected, none restored from a copy', async (t) => {
+    const { record } = await cycle('detect-only', { doublewrite: 'detect-only' }, {});
     t.ok(record.server?.innodb.includes('--innodb-doublewrite=DETECT_ONLY'));
     t.equal(record.expectation, 'detects');
-    t.ok(record.tornPagesBefore.length > 0, 'torn pages in the crash image');
-    t.equal(record.verdict, 'detected', record.reason);
-    t.ok(record.expectationHeld);
-    t.ok(record.errorLog.events.some((e) => e.kind === 'corruption'), 'the server named the corruption');
+    assertJudged(t, record);
+    const { record: state, log } = await everyPageTorn(t, record);
     t.match(log, /Using '\.\/#ib_16384_0\.bdblwr' for doublewrite/, 'the reduced doublewrite file in use');
+    t.equal(state.expectationHeld, expectationHolds('detects', state.verdict, state.tornPagesBefore.length), `held as the oracle says: ${state.verdict}`);
+    t.notOk(state.tornPagesBefore.some((p) => p.attribution === 'doublewrite'), 'DETECT_ONLY keeps no copies: nothing is restored from one');
+    if (state.verdict === 'detected') t.ok(state.errorLog.events.some((e) => e.kind === 'corruption'), 'the server named the corruption');
+    else t.comment(`kept in ${keepEvidence(join(work, `${record.id}-aimed`), `${record.id}-aimed`)}: ${state.verdict}`);
   });
 }
 

@@ -1,11 +1,11 @@
 /**
- * The page-0 finding (docs/findings/page0-not-restored.md), hunted and shown on every run: real
- * cycles with the quick campaign's doublewrite settings until one tears page 0 of an .ibd while an
- * accepted copy exists, then that crash image judged again three ways. As the cut left it, MariaDB
- * 10.11 leaves page 0 torn and the table unusable; with page 0 replaced by its doublewrite copy, or
- * zeroed (the server then finds the copy through pages 1-3), recovery is clean. If the server ever
- * restores the torn page itself, or the hunt never tears page 0, this test fails and the write-up
- * is out of date.
+ * The page-0 finding (docs/findings/page0-not-restored.md), built on purpose on every run: one load
+ * of the quick campaign's doublewrite settings recorded, and the first moment of it where a home
+ * write of page 0 of a table's .ibd was pending while a copy of exactly that page was durable in the
+ * doublewrite area; that write torn, every other write landed. As built, MariaDB 10.11 leaves page
+ * 0 torn and the table unusable; with page 0 replaced by its doublewrite copy, or zeroed (the server
+ * then finds the copy through pages 1-3), recovery is clean. If the server ever restores the torn
+ * page itself, this test fails and the write-up is out of date.
  */
 import t from 'tap';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -14,16 +14,19 @@ import { join } from 'node:path';
 import { FINDINGS } from '../../rig/findings/catalog.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ScenarioSettings, TornPage } from '../../rig/results/types.js';
-import { huntFinding } from '../fixtures/hunt-finding.js';
+import { judgeBarrier, homeWrites, recordOnce } from '../fixtures/recorded-states.js';
 import { rejudge } from '../fixtures/rejudge.js';
 import { localScenario } from '../fixtures/local-scenario.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-page0-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
-const HUNT = 12;
+/** FIL_PAGE_TYPE_FSP_HDR: page 0 of a tablespace. */
+const FSP_HDR = 8;
 
-const settings: ScenarioSettings = localScenario('page0', { server: { bufferPool: '64M' }, expect: 'recovers' });
+const settings: ScenarioSettings = localScenario('page0', {
+  server: { bufferPool: '64M' }, disk: { trigger: { kind: 'at-time', ms: 6000 } }, expect: 'recovers',
+});
 
 const PS = settings.server.pageSize;
 
@@ -49,15 +52,21 @@ function readIbdataPage(datadir: string, page: number): Buffer {
 }
 
 t.test('a torn page 0 with an accepted copy stays torn; its copy alone makes recovery clean', async (t) => {
-  const { hit, seen } = await huntFinding('page0-not-restored', settings, local, work, HUNT);
-  t.comment(`hunt: ${seen.join(', ')}`);
-  if (!hit) return t.fail(`no cycle of ${HUNT} tore page 0 with an accepted copy left unused: the finding was not reproduced`);
-  const { dir, record } = hit;
-  // a cycle may tear page 0 of several files; every one the finding names is edited below
+  const rec = await recordOnce(settings, 1, join(work, 'recording'), join(work, 'cache'), local);
+  const home = homeWrites(rec);
+  const candidates = home.filter((h) => h.page.number === 0 && h.page.type === FSP_HDR && h.page.space !== 0 && h.durableCopy);
+  t.comment(`recorded ${rec.barriers.writes.length} writes, ${rec.barriers.barriers.length} barriers; ${home.length} home writes pending at some barrier, ${candidates.length} of them a page 0 with a durable copy`);
+  const hit = candidates[0];
+  if (!hit) return t.fail('the recording holds no home write of a page 0 with a durable copy: nothing to build the state from');
+  const state = await judgeBarrier(rec, hit.barrier, new Map([[hit.write.seq, 'torn']]), `page 0 of space ${hit.page.space} torn`, join(work, 'built'), local);
+  const { record } = state;
+  t.comment(`barrier ${hit.barrier.index}: write ${hit.write.seq} torn; ${record.verdict}: ${record.reason}`);
   const pages = record.tornPagesBefore.filter((p) => p.page0?.finding);
-  const page = pages[0]!;
+  t.same(record.tornPagesBefore.map((p) => [p.space, p.page]), [[hit.page.space, 0]], 'the one page torn is that page 0');
+  const page = pages[0];
+  if (!page) return t.fail(`the torn page 0 was restored or had no copy the rules accept: ${record.reason}`);
 
-  t.test('as the cut left it: reported corruption, the finding in the record and the reason', async (t) => {
+  t.test('as built: reported corruption, the finding in the record and the reason', async (t) => {
     t.equal(record.verdict, 'reported-corruption');
     t.ok(FINDINGS['page0-not-restored'].matches(record));
     t.ok(page.doublewrite.restorable);
@@ -68,27 +77,24 @@ t.test('a torn page 0 with an accepted copy stays torn; its copy alone makes rec
   });
 
   const newestCopy = (p: TornPage) => p.doublewrite.copies.filter((c) => c.accepted).sort((a, b) => b.lsn - a.lsn)[0]!;
-  t.same(pages.map((p) => newestCopy(p).source), pages.map(() => './ibdata1'), 'MariaDB keeps its copies in the system tablespace');
+  t.equal(newestCopy(page).source, './ibdata1', 'MariaDB keeps its copies in the system tablespace');
 
-  t.test("with each such page 0 replaced by its doublewrite copy: every check passes", async (t) => {
-    const { record: r } = await rejudge(dir, join(work, 'copy'), settings, local, {
-      beforeScan: (datadir) => {
-        for (const p of pages) overwritePage0(datadir, p.file, readIbdataPage(datadir, newestCopy(p).slot));
-      },
+  t.test('with page 0 replaced by its doublewrite copy: every check passes', async (t) => {
+    const { record: r } = await rejudge(state.cycleDir, join(work, 'copy'), settings, local, {
+      plan: state.plan,
+      edit: { beforeScan: (datadir) => overwritePage0(datadir, page.file, readIbdataPage(datadir, newestCopy(page).slot)) },
     });
     t.same(r.checkTable.failed, [], 'CHECK TABLE passes');
     t.same(r.invariants.violations, [], 'the invariants hold');
     t.ok(r.serverStarted);
-    // the edit contradicts the disk's record of those pages on purpose; the oracle says so
+    // the edit contradicts the disk's record of that page on purpose; the oracle says so
     t.equal(r.verdict, 'rig-error');
     t.match(r.reason, /torn by the disk's record but valid to the verifier: .*page 0.*\(the server's outcome would have been restored\)/);
   });
 
   t.test('with page 0 zeroed: the server finds the copy through pages 1-3 and recovery is clean', async (t) => {
-    const { record: r } = await rejudge(dir, join(work, 'zero'), settings, local, {
-      beforeScan: (datadir) => {
-        for (const p of pages) overwritePage0(datadir, p.file, Buffer.alloc(PS));
-      },
+    const { record: r } = await rejudge(state.cycleDir, join(work, 'zero'), settings, local, {
+      plan: state.plan, edit: { beforeScan: (datadir) => overwritePage0(datadir, page.file, Buffer.alloc(PS)) },
     });
     t.same(r.checkTable.failed, [], 'CHECK TABLE passes');
     t.same(r.invariants.violations, [], 'the invariants hold');

@@ -1,7 +1,9 @@
 /**
  * The report of a real small campaign (the three headline scenarios, one cycle each, a small
  * dataset), run through the built CLI and opened in headless Chromium: the verdict line, the
- * matrix, a torn cycle's unit map and classified log lines, and no request leaving the page.
+ * matrix, a torn cycle's unit map and classified log lines, and no request leaving the page. The
+ * negative control tears every pending write that spans two atomic units (`fates: {tear: 1}`),
+ * and its armed cut comes with 16 page writes pending: a torn cycle to show, whatever the seed.
  * The full-page screenshot is saved as .tap/artifacts/real-campaign.png.
  */
 import t from 'tap';
@@ -28,7 +30,7 @@ defaults:
 scenarios:
   - {name: dw-on-4k, server: {doublewrite: on}, disk: {atomic: 4k}}
   - {name: dw-off-16k-bigalloc, server: {doublewrite: off}, disk: {atomic: 16k, fs: ext4-bigalloc16k}}
-  - {name: dw-off-4k, server: {doublewrite: off}, disk: {atomic: 4k}}
+  - {name: dw-off-4k, server: {doublewrite: off}, disk: {atomic: 4k, fates: {tear: 1}}}
 `,
 );
 
