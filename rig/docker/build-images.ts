@@ -1,6 +1,8 @@
 /**
- * Builds the server images a run needs: skips one the engine already has (the cache), imports the
- * debootstrap base first for the offline image, and streams the build steps as progress lines.
+ * Builds the images a run needs: skips a server image the engine already has (the cache), imports
+ * the debootstrap base first for the offline image, and streams the build steps as progress lines.
+ * The rig's own image is built from the project's files every time, so it never runs older code
+ * than the checkout; the engine's layer cache makes that a few seconds when nothing changed.
  * Builds use the host network (this engine has no bridge) and remove intermediate containers.
  */
 import type Dockerode from 'dockerode';
@@ -47,7 +49,7 @@ export async function buildImages(request: BuildRequest): Promise<BuiltImage[]> 
   for (const [i, spec] of specs.entries()) {
     const started = Date.now();
     const prefix = `[${i + 1}/${specs.length}] ${spec.tag}`;
-    if (await imageExists(request.docker, spec.tag)) {
+    if (spec.context !== 'project' && (await imageExists(request.docker, spec.tag))) {
       log(`${prefix}: cached`);
       results.push({ name: spec.name, tag: spec.tag, status: 'cached', ms: Date.now() - started });
       continue;
