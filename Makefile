@@ -9,9 +9,26 @@ HELPER := faults/helper/pfdisk
 DM_WATCH := faults/helper/pfdm-watch
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper compose-plugin build dist typecheck demo test test-fast test-integration test-docker test-dm vm-setup bench clean
+.PHONY: setup apt npm helper compose-plugin build dist typecheck demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench clean setup-times-reset
 
 setup: apt npm helper compose-plugin
+
+# Each set-up step's time, for the end of `make test`'s log (run-tests.mjs --setup-times prints the
+# file, then deletes it): a step's recipe starts with $(step-start) and ends with
+# $(call step-end,NAME). A step that make finds up to date runs no recipe: its phony target says so
+# instead. Only while the file exists, from setup-times-reset on: other runs write nothing.
+SETUP_TIMES := .tap/setup-times
+STEP_START := .tap/setup-step-start
+step-start = @[ ! -f $(SETUP_TIMES) ] || date +%s.%N > $(STEP_START)
+step-end = @[ ! -f $(SETUP_TIMES) ] || LC_ALL=C awk -v step=$(1) -v end=$$(date +%s.%N) \
+	'{ printf "%s %.1f s\n", step, end - $$1 }' $(STEP_START) >> $(SETUP_TIMES)
+step-up-to-date = @[ ! -f $(SETUP_TIMES) ] || grep -q '^$(1) ' $(SETUP_TIMES) || echo '$(1) up to date' >> $(SETUP_TIMES)
+
+# Turns the timing on, afresh: the first prerequisite of the targets that print it. make makes
+# prerequisites left to right (it is run without -j; an order-only one would come after the others),
+# so what a killed earlier run left is gone before any step writes.
+setup-times-reset:
+	@mkdir -p .tap && : > $(SETUP_TIMES)
 
 # Installs the Debian packages of $(1) that are not installed yet.
 define apt-install-missing
@@ -23,33 +40,47 @@ define apt-install-missing
 endef
 
 apt:
+	$(step-start)
 	$(call apt-install-missing,$(APT_PACKAGES))
+	$(call step-end,apt)
 
 npm: node_modules/.package-lock.json
+	$(call step-up-to-date,npm)
 
 node_modules/.package-lock.json: package-lock.json
+	$(step-start)
 	npm ci --no-audit --no-fund
 	@touch $@
+	$(call step-end,npm)
 
 helper: $(HELPER) $(DM_WATCH)
+	$(call step-up-to-date,helper)
 
 # `docker compose` (docker-compose.yml): Debian trixie's Compose v2 plugin where the CLI has none.
 compose-plugin: apt
+	$(step-start)
 	@scripts/install-compose-plugin.sh
+	$(call step-end,compose-plugin)
 
 $(HELPER) $(DM_WATCH) &: $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
+	$(step-start)
 	$(MAKE) -C faults/helper
+	$(call step-end,helper)
 
 build: setup dist
 
 # The TypeScript alone, to dist/ (the CLI the tests run as users do).
 dist: npm
+	$(step-start)
 	$(NODE_BIN)/tsc -p tsconfig.json
 	@chmod +x dist/rig/cli/main.js
+	$(call step-end,dist)
 
 # The sources and test/ (tap runs the tests without checking their types); fails on any type error.
 typecheck: npm
+	$(step-start)
 	$(NODE_BIN)/tsc -p tsconfig.test.json
+	$(call step-end,typecheck)
 
 # A database finding (exit 1) is what the demo is for: it is in the report, and the demo succeeds.
 demo: build
@@ -60,8 +91,17 @@ demo: build
 # The kernel path's guest (rig vm run): qemu, busybox and dmsetup for its initramfs, then Debian's
 # kernel package and the guest built from it (rig vm setup: each only when missing or stale).
 vm-setup: dist
+	$(step-start)
 	$(call apt-install-missing,$(VM_APT_PACKAGES))
 	@node dist/rig/cli/main.js vm setup
+	$(call step-end,vm-setup)
+
+# The offline server images the docker tests run (MariaDB 10.11 and 11.8, MySQL 9.7), each built
+# only when the engine lacks it; the command starts the rig's own dockerd and stops it after.
+images: dist
+	$(step-start)
+	@node dist/rig/cli/main.js images build --offline
+	$(call step-end,images)
 
 # The *.dm.test.ts files: the dm backend at length (a hundred selftest seeds, the headline
 # scenarios on fuse and dm). Each boots the guest, where device-mapper is real, from the host.
@@ -69,18 +109,25 @@ test-dm: build vm-setup
 	@node scripts/run-tests.mjs --disable-coverage --timeout=3600 $$(find test -name '*.dm.test.ts' | sort)
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
-test: build typecheck vm-setup
+test: setup-times-reset build typecheck vm-setup images
+	$(step-start)
 	@node dist/rig/cli/main.js cleanup # what a killed earlier run left (only disks whose owner is gone)
-	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN)
+	$(call step-end,cleanup)
+	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN) --setup-times $(SETUP_TIMES)
 
 # The type check, then what needs no root, FUSE, server or Docker.
-test-fast: typecheck dist
-	@node scripts/run-tests.mjs --fast
+test-fast: setup-times-reset typecheck dist
+	@node scripts/run-tests.mjs --fast --setup-times $(SETUP_TIMES)
 
 # Docker runtime only: starts the rig's own dockerd when none answers, builds the offline images;
 # the compose test needs the Compose plugin.
 test-docker: npm compose-plugin
 	@node scripts/run-tests.mjs --disable-coverage $$(find test -name '*.docker.test.ts' | sort)
+
+# The rates the suite does not wait for (campaigns/hunt.yml): how often a cut left to chance
+# exercises doublewrite, and the hit rates of the findings the suite builds on purpose.
+hunt: build
+	@node dist/rig/cli/main.js campaign campaigns/hunt.yml --out reports/hunt
 
 bench: build
 	node dist/bench/disk.js

@@ -6,11 +6,13 @@
 //   --fast              only what needs no root, FUSE, server or Docker (*.test.ts, not *.int / *.docker)
 //   (*.dm.test.ts only when named: they boot the guest at length, see make test-dm)
 //   --coverage-min N    fail when line coverage of all source files is below N percent
+//   --setup-times FILE  print the set-up steps' times that make wrote to FILE, then delete it
 //   other arguments     passed to tap (e.g. test files)
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeUnloadedCoverage } from './cover-unloaded.mjs';
 import { listFailures } from './list-failures.mjs';
+import { fileTimesIn, slowestLines } from './slowest-files.mjs';
 
 // Child processes count too: tap's process tracker follows every node child a test spawns (it
 // puts its NODE_OPTIONS back), and maps what runs from dist/ to the TypeScript through the build's
@@ -25,7 +27,10 @@ if (coverageMin !== null && !(coverageMin >= 0 && coverageMin <= 100)) {
   console.error(`--coverage-min wants a percentage from 0 to 100, not ${args[minAt + 1] ?? 'nothing'}`);
   process.exit(2);
 }
-const rest = args.filter((a, i) => a !== '--fast' && (minAt < 0 || (i !== minAt && i !== minAt + 1)));
+const timesAt = args.indexOf('--setup-times');
+const setupTimes = timesAt >= 0 ? args[timesAt + 1] : undefined;
+const ownArgs = new Set([minAt, timesAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
+const rest = args.filter((a, i) => a !== '--fast' && !ownArgs.has(i));
 
 const coverage = !args.includes('--disable-coverage');
 // This summary names the files tap saw loaded; the text summary follows once the others are added.
@@ -48,13 +53,21 @@ rmSync(SUMMARY, { force: true });
 const RESULTS = '.tap/test-results';
 rmSync(RESULTS, { recursive: true, force: true });
 
+const started = performance.now();
 const child = spawn('node_modules/.bin/tap', tapArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 let tail = '';
+const files = []; // each file's time, from its line as it streams by: the tail keeps too few
+let partLine = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  tail = (tail + chunk.toString()).slice(-20000);
+  const text = chunk.toString();
+  tail = (tail + text).slice(-20000);
+  const found = fileTimesIn(partLine + text);
+  files.push(...found.files);
+  partLine = found.rest;
 });
 const code = await exitOf(child);
+const tapMs = performance.now() - started;
 
 const totals = [...tail.matchAll(/^# \{ (total: \d+.*) \}$/gm)].pop()?.[1];
 const count = (k) => Number(totals?.match(new RegExp(`${k}: (\\d+)`))?.[1] ?? 0);
@@ -94,6 +107,9 @@ if (coverageMin !== null) {
   }
 }
 if (code !== 0 && failed === 0) failed = 1; // tap failed for a reason it did not count as an assertion
+// Where the time went (make's set-up steps, then tap's files), for the reason the failures follow.
+if (setupTimes) printSetupTimes(setupTimes);
+for (const line of slowestLines(files, tapMs)) console.log(line);
 // What failed, by name, just above the count: the end of a long log is what gets read.
 const failures = listFailures(RESULTS);
 for (const line of failures.slice(0, 30)) console.log(line);
@@ -104,6 +120,14 @@ process.exit(code !== 0 || failed > 0 ? 1 : 0);
 
 function exitOf(child) {
   return new Promise((done) => child.on('close', (c, sig) => done(c ?? (sig ? 1 : 0))));
+}
+
+/** The lines make wrote ("dist 9.8 s", "npm up to date") as one; then the file goes, so that no
+ * later run shows them as its own. */
+function printSetupTimes(path) {
+  const steps = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+  rmSync(path, { force: true });
+  if (steps.length) console.log(`# set-up: ${steps.join(', ')}`);
 }
 
 /** The coverage summary istanbul wrote (`total`, and each file by absolute path), or null. */
