@@ -1,7 +1,9 @@
 /**
  * The script the guest runs for one `rig vm run` (written to the run folder): go to the shared
- * folder, set a small environment, and exec the command. An exit status of its own only where the
- * shell gives none: 126/127 when the command cannot run, as in any shell.
+ * folder, set a small environment (plus, under tap, its process tracker's variables, so the
+ * guest's node processes report their coverage: guest-coverage.ts), and exec the command. An exit
+ * status of its own only where the shell gives none: 126/127 when the command cannot run, as in
+ * any shell.
  */
 import { shellQuote } from './shell-quote.js';
 
@@ -12,6 +14,8 @@ export interface GuestCommand {
   path: string;
   /** The prepared-image cache shared with the guest: RIG_CACHE there, whatever the host set. */
   cacheDir: string;
+  /** More of the host's environment to set (guest-coverage.ts); the rig's own variables win. */
+  forwardEnv?: Record<string, string>;
 }
 
 /** Set in the guest's environment: the rig there runs inside a `rig vm run`. */
@@ -33,6 +37,7 @@ export const NO_CWD_EXIT = 126;
 export function commandScript(command: GuestCommand): string {
   if (command.argv.length === 0) throw new Error('commandScript: no command');
   const env = {
+    ...command.forwardEnv,
     PATH: command.path,
     HOME: '/root',
     LANG: 'C.UTF-8',

@@ -1,8 +1,12 @@
 /**
  * One guest run: a run folder with the command script, two sockets for the command's output, qemu
- * started on the built guest, and its end read back. The guest is killed (SIGKILL) when the run is
- * aborted (Ctrl-C) or its timeout passes; the run folder goes on every path. The folder holds the
- * rig's owner record and qemu's pid, so `rig cleanup` can end a guest whose rig process was killed.
+ * started on the built guest, and its end read back. Besides the host's root, the shared folder,
+ * the run folder and the cache, the guest gets the rig's package root when its tmpfs would hide it
+ * (guest-paths.ts), and under tap the folder its process tracker writes coverage to, with the
+ * tracker's variables in the command's environment (guest-coverage.ts). The guest is killed
+ * (SIGKILL) when the run is aborted (Ctrl-C) or its timeout passes; the run folder goes on every
+ * path. The folder holds the rig's owner record and qemu's pid, so `rig cleanup` can end a guest
+ * whose rig process was killed.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,10 +14,13 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { currentOwner, formatOwner } from '../cleanup/process-owner.js';
 import { rigFailure } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import type { GuestFiles } from './build-guest.js';
 import { commandScript } from './command-script.js';
 import { guestEnd, type GuestEnd } from './guest-exit.js';
+import { guestCoverage } from './guest-coverage.js';
 import { RUN_FILES } from './guest-init.js';
+import { packageShare } from './guest-paths.js';
 import { listenForOutput, type OutputSocket } from './output-socket.js';
 import type { VmPaths } from './paths.js';
 import { qemuArgs } from './qemu-args.js';
@@ -47,13 +54,18 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
   try {
     await writeFile(join(runDir, RUN_DIR_FILES.owner), formatOwner(currentOwner()));
     await mkdir(run.cacheDir, { recursive: true });
-    const script = commandScript({ argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin', cacheDir: run.cacheDir });
+    const coverage = guestCoverage(process.env);
+    if (coverage) await mkdir(coverage.dir, { recursive: true });
+    const script = commandScript({
+      argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin', cacheDir: run.cacheDir, forwardEnv: coverage?.env,
+    });
     await writeFile(join(runDir, RUN_FILES.command), script);
     sockets.push(await listenForOutput(join(runDir, 'stdout.sock'), run.stdout));
     sockets.push(await listenForOutput(join(runDir, 'stderr.sock'), run.stderr));
     const args = qemuArgs({
       kernel: guest.kernel, initrd: guest.initrd, memoryMb: run.memoryMb, cpus: run.cpus,
-      runDir, sharedDir: run.sharedDir, cacheDir: run.cacheDir, consoleLog: join(runDir, RUN_DIR_FILES.console),
+      runDir, sharedDir: run.sharedDir, cacheDir: run.cacheDir, packageDir: packageShare(PACKAGE_ROOT, run.sharedDir, run.cacheDir),
+      coverageDir: coverage?.dir, consoleLog: join(runDir, RUN_DIR_FILES.console),
       stdoutSocket: sockets[0]!.path, stderrSocket: sockets[1]!.path, pidFile: join(runDir, RUN_DIR_FILES.qemuPid),
     });
     const timeout = AbortSignal.timeout(run.timeoutS * 1000);

@@ -10,9 +10,9 @@ const dir = mkdtempSync(join(tmpdir(), 'rig-vm-script-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the script with the host's sh, as the guest does after its chroot. */
-async function runScript(argv: string[], cwd = dir) {
+async function runScript(argv: string[], cwd = dir, forwardEnv?: Record<string, string>) {
   const file = join(dir, 'command.sh');
-  writeFileSync(file, commandScript({ argv, cwd, path: process.env.PATH!, cacheDir: '/var/cache/shared-cache' }));
+  writeFileSync(file, commandScript({ argv, cwd, path: process.env.PATH!, cacheDir: '/var/cache/shared-cache', forwardEnv }));
   return execa('sh', [file], { reject: false, cwd: '/' });
 }
 
@@ -51,6 +51,14 @@ t.test("OpenSSL in the guest keeps to its scalar code, which TCG runs fastest, w
   const masked = await runScript(['sh', '-c', `echo $OPENSSL_ia32cap; ${hash}`]);
   const plain = await execa('sh', ['-c', hash]);
   t.same(masked.stdout.split('\n'), ['~0x1000020000000000:~0x20000020', plain.stdout]);
+});
+
+t.test("the host's variables it is given are set, the rig's own win", async (t) => {
+  const forwarded = { _TAPJS_PROCESSINFO_CWD_: '/work/it s', NODE_OPTIONS: '"--import=file:///x/import.mjs"', RIG_CACHE: '/elsewhere' };
+  const out = await runScript(['sh', '-c', 'echo "$_TAPJS_PROCESSINFO_CWD_|$NODE_OPTIONS|$RIG_CACHE"'], dir, forwarded);
+  t.equal(out.stdout, '/work/it s|"--import=file:///x/import.mjs"|/var/cache/shared-cache');
+  // in the guest the script starts with /init's few variables; here the host's would show through
+  t.notMatch(commandScript({ argv: ['true'], cwd: dir, path: '/bin', cacheDir: '/c' }), /NODE_OPTIONS|_TAPJS_/, 'none given: none set');
 });
 
 t.test('a folder the guest lacks ends the script before the command', async (t) => {

@@ -39,6 +39,13 @@ t.test('bad flags: exit 2 naming the flag', async (t) => {
   }
 });
 
+t.test("a path the guest's tmpfs would hide: one line with the fix, exit 2, before anything else", async (t) => {
+  // no qemu on the PATH: the refusal comes first
+  const run = await rig(['vm', 'run', '--dir', dir, '--', 'node', '/tmp/rig-no-such-clone/main.js', '--out', join(dir, 'out')], { PATH: '/nonexistent' });
+  t.equal(run.exitCode, 2);
+  t.equal(String(run.stderr), 'rig: /tmp/rig-no-such-clone/main.js: not seen in the guest, which mounts its own empty tmpfs on /tmp; move it under --dir, or outside /tmp, /run and /var/tmp');
+});
+
 t.test('findOnPath: the first executable of that name', async (t) => {
   t.equal(findOnPath('sh', `/nonexistent:${dir}:/bin`), '/bin/sh');
   t.equal(findOnPath('sh', ''), null);

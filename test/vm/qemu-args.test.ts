@@ -36,6 +36,21 @@ t.test("the host's root read-only; the shared and run folders and the cache read
   t.notMatch(shares[3], /readonly/);
 });
 
+t.test('the package root read-only and the coverage folder read-write, each named on the kernel command line when given', async (t) => {
+  for (const [extra, shares, append] of [
+    [{}, [], ''],
+    [{ packageDir: '/tmp/clone' }, ['path=/tmp/clone,mount_tag=rig.pkg,ro'], ' rig.pkg=/tmp/clone'],
+    [{ coverageDir: '/work/main/.tap' }, ['path=/work/main/.tap,mount_tag=rig.cov,rw'], ' rig.cov=/work/main/.tap'],
+    [{ packageDir: '/tmp/clone', coverageDir: '/tmp/clone/.tap' }, ['path=/tmp/clone,mount_tag=rig.pkg,ro', 'path=/tmp/clone/.tap,mount_tag=rig.cov,rw'], ' rig.pkg=/tmp/clone rig.cov=/tmp/clone/.tap'],
+  ] as const) {
+    const a = qemuArgs({ ...machine, ...extra });
+    const virtfs = a.flatMap((x, i) => (a[i - 1] === '-virtfs' ? [x] : []));
+    const brief = (s: string) => `${s.match(/path=[^,]*,mount_tag=[^,]*/)![0]},${s.endsWith('readonly=on') ? 'ro' : 'rw'}`;
+    t.same(virtfs.slice(4).map(brief), shares, `${JSON.stringify(extra)}: shares`);
+    t.equal(a[a.indexOf('-append') + 1], `console=ttyS0 panic=-1 quiet rig.run=/v/runs/run-1 rig.dir=/work/checkout rig.cache=/var/cache/rig${append}`, `${JSON.stringify(extra)}: kernel command line`);
+  }
+});
+
 t.test("the command's stdout and stderr on named ports, from the host's sockets", async (t) => {
   t.same(allOf('-chardev'), ['socket,id=out,path=/v/runs/run-1/stdout.sock', 'socket,id=err,path=/v/runs/run-1/stderr.sock']);
   t.same(allOf('-device'), ['virtio-serial-pci', 'virtserialport,chardev=out,name=rig.stdout', 'virtserialport,chardev=err,name=rig.stderr']);
@@ -45,4 +60,7 @@ t.test('a folder with a comma or white space is refused (qemu options, kernel co
   t.throws(() => qemuArgs({ ...machine, sharedDir: '/work/a,b' }), /cannot hold a comma or white space: \/work\/a,b/);
   t.throws(() => qemuArgs({ ...machine, runDir: '/tmp/a b' }), /white space/);
   t.throws(() => qemuArgs({ ...machine, cacheDir: '/var/c,d' }), /comma or white space: \/var\/c,d/);
+  t.throws(() => qemuArgs({ ...machine, packageDir: '/tmp/my clone' }), /comma or white space: \/tmp\/my clone/);
+  t.throws(() => qemuArgs({ ...machine, packageDir: '/tmp/a,b' }), /comma or white space: \/tmp\/a,b/);
+  t.throws(() => qemuArgs({ ...machine, coverageDir: '/w/a b/.tap' }), /comma or white space: \/w\/a b\/.tap/);
 });

@@ -3,7 +3,9 @@
  * kernel path's guest. `run` boots a QEMU guest (Debian kernel, device-mapper with the flakey and
  * log-writes targets, loop devices) that sees the host's root read-only and D read-write, runs CMD
  * as root in D, streams its output and exits with its exit code; 124 when the guest ran past
- * --timeout and was killed. Ctrl-C kills the guest.
+ * --timeout and was killed. Ctrl-C kills the guest. The guest has its own empty /tmp, /run and
+ * /var/tmp: D, the prepared-image cache and the rig's own package are mounted there when they lie
+ * there; CMD naming another absolute path under them is refused before the guest boots (exit 2).
  */
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
@@ -11,9 +13,11 @@ import { resolve } from 'node:path';
 import { contextFromEnv } from '../../context.js';
 import { badInput, rigFailure } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';
+import { PACKAGE_ROOT } from '../../paths.js';
 import { ensureGuest } from '../../vm/build-guest.js';
 import { findQemu } from '../../vm/find-qemu.js';
 import { TIMEOUT_EXIT_CODE } from '../../vm/guest-exit.js';
+import { lostPathsProblem, pathsLostInGuest } from '../../vm/guest-paths.js';
 import { downloadKernel } from '../../vm/kernel-package.js';
 import { vmPaths } from '../../vm/paths.js';
 import { runGuest } from '../../vm/run-guest.js';
@@ -43,13 +47,16 @@ async function run(command: string[], opts: RunOptions): Promise<number> {
   if (sharedDir === '/') throw badInput('--dir: the guest sees / read-only already; share the folder CMD should write in');
   if (!statSync(sharedDir, { throwIfNoEntry: false })?.isDirectory()) throw badInput(`--dir: ${sharedDir} is not a folder; give the one CMD should run in`);
   if (command.length === 0) throw badInput('no command: write it after --, e.g. rig vm run -- dmsetup targets');
-  const qemu = findQemu();
   const context = contextFromEnv();
+  const cacheDir = resolve(context.cacheRoot);
+  const lost = pathsLostInGuest(command, [sharedDir, cacheDir, PACKAGE_ROOT]);
+  if (lost.length > 0) throw badInput(lostPathsProblem(lost));
+  const qemu = findQemu();
   const paths = vmPaths(context.workDir);
   return runInterruptible(async (signal) => {
     const guest = await ensureGuest(paths, log, signal);
     const outcome = await runGuest(qemu, guest, paths, {
-      argv: command, sharedDir, cacheDir: resolve(context.cacheRoot), memoryMb, cpus, timeoutS, stdout: process.stdout, stderr: process.stderr, signal,
+      argv: command, sharedDir, cacheDir, memoryMb, cpus, timeoutS, stdout: process.stdout, stderr: process.stderr, signal,
     });
     if (opts.console) process.stderr.write(outcome.console);
     const { end } = outcome;
