@@ -413,6 +413,23 @@ export interface CycleRecord {
   server?: { version: string; innodb: string[] };
   /** A crash state judged from a recording (`rig explore`), not a live cut: where it came from. */
   explore?: ExploreState;
+  /** A crash state `rig shrink` cut down from a failing one: what it was shrunk from, and how far. */
+  shrunk?: ShrunkFrom;
+}
+
+/** The shrink that made a state: its source, the failure kept, the writes and torn pages before and after. */
+export interface ShrunkFrom {
+  from: string; // the failing cycle's folder
+  failure: string; // the failure kept, as rig/shrink/failure-signature.ts describes it
+  writesBefore: number; // pending writes that did not land (dropped or torn), in the source's plan
+  writesAfter: number;
+  tornBefore: number;
+  tornAfter: number;
+  trials: number; // recoveries judged, the two confirmations included
+  ms: number;
+  /** 1-minimal: landing any one more of the writes makes the failure go away. */
+  minimal: boolean;
+  stopped: 'bound' | 'signal' | null; // why the search ended early, if it did
 }
 
 export const EXPLORE_PICKS = ['every', 'sample', 'targeted'] as const;

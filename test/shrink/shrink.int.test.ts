@@ -1,0 +1,158 @@
+/**
+ * `rig shrink` on a crash state whose smallest failure is known, built on purpose from one
+ * recorded load (test/fixtures/recorded-states.ts): page 0 of a table's .ibd torn while its copy
+ * was durable (the page-0 finding, docs/findings/page0-not-restored.md), plus home writes of index
+ * pages dropped whose copies were durable too (the server restores each of those from its copy).
+ * The shrink must keep the finding and come down to the page-0 write alone, 1-minimal; the shrunk
+ * folder rebuilds byte for byte with `rig repro`. Then the same shrink interrupted by SIGINT: the
+ * smallest failing plan found by then is kept as a folder repro rebuilds, and nothing is left
+ * mounted, attached or running. Bad input is one line, exit 2, nothing made.
+ */
+import t from 'tap';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CrashPlan } from '../../faults/crash-plan.js';
+import { FIL_PAGE_INDEX } from '../../rig/pages/page-format.js';
+import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
+import { createLocalRuntime } from '../../rig/runtime/local.js';
+import { localScenario } from '../fixtures/local-scenario.js';
+import { homeWrites, judgeBarrier, recordOnce } from '../fixtures/recorded-states.js';
+import { execa } from 'execa';
+import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'rig-shrink-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+const local = createLocalRuntime();
+const FSP_HDR = 8;
+const NOISE = 12;
+const env = { RIG_CACHE: join(work, 'cache') };
+
+const settings: ScenarioSettings = localScenario('shrink', {
+  server: { bufferPool: '64M' }, disk: { trigger: { kind: 'at-time', ms: 6000 } }, expect: 'recovers',
+});
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+/** The built state as a cycle folder `rig shrink` takes: cut/ (image, journal, ledger, plan) and cycle.json. */
+async function failingCycle(): Promise<{ dir: string; page0Seq: number; record: CycleRecord }> {
+  const rec = await recordOnce(settings, 1, join(work, 'recording'), env.RIG_CACHE, local);
+  const home = homeWrites(rec);
+  const page0 = home.find((h) => h.page.number === 0 && h.page.type === FSP_HDR && h.page.space !== 0 && h.durableCopy);
+  if (!page0) throw new Error('the recording holds no home write of a page 0 with a durable copy');
+  const noise = home.filter((h) => h.barrier === page0.barrier && h.durableCopy && h.page.type === FIL_PAGE_INDEX && h.page.number > 3).slice(0, NOISE);
+  const fates = new Map<number, 'torn' | 'dropped'>([[page0.write.seq, 'torn'], ...noise.map((h) => [h.write.seq, 'dropped'] as const)]);
+  const state = await judgeBarrier(rec, page0.barrier, fates, 'page 0 torn, index pages dropped', join(work, 'built'), local);
+  copyFileSync(join(work, 'built', 'state', 'plan.json'), join(state.cycleDir, 'cut', 'plan.json'));
+  copyFileSync(join(work, 'built', 'state', 'cycle.json'), join(state.cycleDir, 'cycle.json'));
+  t.comment(`built: barrier ${page0.barrier.index}, page 0 write ${page0.write.seq} torn, ${noise.length} index page writes dropped; ${state.record.verdict}: ${state.record.reason}`);
+  return { dir: state.cycleDir, page0Seq: page0.write.seq, record: state.record };
+}
+
+const built = failingCycle();
+
+t.test('bad input: one line, exit 2, nothing made', async (t) => {
+  await ensureBuilt();
+  const { dir } = await built;
+  const held = join(work, 'held');
+  mkdirSync(join(held, 'cut'), { recursive: true });
+  const record = readJson<CycleRecord>(join(dir, 'cycle.json'));
+  const write = (path: string, value: unknown) => writeFileSync(path, JSON.stringify(value));
+  write(join(held, 'cycle.json'), { ...record, verdict: 'restored', expectationHeld: true });
+  const bare = join(work, 'bare');
+  mkdirSync(bare, { recursive: true });
+  write(join(bare, 'cycle.json'), record);
+  const taken = join(work, 'taken');
+  mkdirSync(taken, { recursive: true });
+  writeFileSync(join(taken, 'x'), 'x');
+  const cases: [string, string[], RegExp][] = [
+    ['a folder with no record', [work + '/nowhere'], /holds no cycle\.json/],
+    ['a cycle that held its expectation', [held], /held its expectation \(recovers: restored\): nothing to shrink/],
+    ['a cycle that kept no evidence', [bare], /kept no evidence \(cut\/image\.img is missing\)/],
+    ['an --out that is taken', [dir, '--out', taken], /--out .*taken exists and is not empty; name a new folder/],
+    ['a bound too small', [dir, '--max-trials', '2', '--out', join(work, 'small')], /--max-trials must be a whole number of at least 3/],
+  ];
+  for (const [what, args, message] of cases) {
+    const run = await rig(['shrink', ...args], env);
+    t.equal(run.exitCode, 2, `${what}: exit 2 (${run.stderr.trim()})`);
+    t.equal(run.stderr.trim().split('\n').length, 1, `${what}: one line`);
+    t.match(run.stderr, message, what);
+  }
+  t.notOk(existsSync(join(work, 'small')), 'no --out folder made');
+  t.notOk(existsSync(join(dir, 'shrunk')), 'no default folder made');
+});
+
+t.test('shrunk to the page-0 write alone, 1-minimal, the finding kept; repro rebuilds it', async (t) => {
+  const { dir, page0Seq, record } = await built;
+  t.equal(record.verdict, 'reported-corruption', 'the built state fails');
+  const out = join(work, 'shrunk');
+  const run = await rig(['shrink', dir, '--out', out], env);
+  t.comment(run.stdout + run.stderr.split('\n').slice(-8).join('\n'));
+  t.equal(run.exitCode, 0, run.stderr.split('\n').slice(-3).join(' | '));
+  t.match(run.stderr, /rig shrink: trial \d+: /, 'progress on stderr');
+  const shrunk = readJson<CycleRecord>(join(out, 'cycle.json'));
+  t.match(shrunk.shrunk, { failure: 'reported-corruption, finding page0-not-restored', writesBefore: NOISE + 1, writesAfter: 1, minimal: true, stopped: null });
+  const plan = readJson<CrashPlan>(join(out, 'cut', 'plan.json'));
+  t.same(plan.writes.filter((w) => w.fate !== 'landed').map((w) => w.seq), [page0Seq], 'only the page-0 write did not land');
+  t.equal(shrunk.verdict, 'reported-corruption');
+  t.same(shrunk.tornPagesBefore.map((p) => p.page), [0]);
+  t.ok(shrunk.shrunk!.trials <= 6, `${shrunk.shrunk!.trials} trials: the oracle's page first`);
+  const repro = await rig(['repro', out], env);
+  t.match(repro.stdout, `crash image rebuilt, sha256 ${shrunk.crashImageSha256} (matches the record)`, 'byte for byte');
+  await rig(['repro', '--down', out], env);
+  t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
+});
+
+t.test('SIGINT during the search keeps the smallest failing plan so far, and nothing else', async (t) => {
+  const { dir } = await built;
+  const out = join(work, 'interrupted');
+  const child = rig(['shrink', dir, '--out', out], env);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (/trial 3: /.test(stderr)) child.kill('SIGINT');
+  });
+  const ended = await child;
+  t.equal(ended.signal, 'SIGINT', 'the run ends by the re-raised signal');
+  t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
+  const shrunk = readJson<CycleRecord>(join(out, 'cycle.json'));
+  t.equal(shrunk.shrunk?.stopped, 'signal');
+  t.notOk(existsSync(join(out, '.shrink')), 'no trial left');
+  const repro = await rig(['repro', out], env);
+  t.match(repro.stdout, `crash image rebuilt, sha256 ${shrunk.crashImageSha256} (matches the record)`, 'the kept plan rebuilds byte for byte');
+  await rig(['repro', '--down', out], env);
+});
+
+t.test('the bundle of the shrunk state: reproduce.sh with the host server exits 1 and shows the log line; with the copy put back, 0; with no server, 125', async (t) => {
+  const out = join(work, 'shrunk');
+  const tarball = join(work, 'page0.tar.gz');
+  const made = await rig(['bundle', out, '--out', tarball], env);
+  t.equal(made.exitCode, 0, made.stderr);
+  t.comment(made.stdout.trim());
+  const unpacked = join(work, 'unpacked');
+  mkdirSync(unpacked);
+  await execa('tar', ['xzf', tarball, '-C', unpacked]);
+  const dir = join(unpacked, 'page0');
+  for (const f of ['README.md', 'FINDING.md', 'reproduce.sh', 'expected.env', 'server-options.txt', 'rig/cycle.json', 'rig/error.log', 'datadir/ibdata1']) t.ok(existsSync(join(dir, f)), `${f} in the bundle`);
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const fix = /^dd if=datadir\/ibdata1 of=datadir\/\S+ bs=16384 skip=\d+ seek=0 count=1 conv=notrunc$/m.exec(readme)?.[0];
+  t.ok(fix, 'the README says how to put the copy back by hand');
+  // no Node on the PATH: the script needs a shell and the server
+  const bare = { PATH: '/usr/sbin:/usr/bin:/bin', MARIADBD: '/usr/sbin/mariadbd' };
+  const run = await execa('./reproduce.sh', { cwd: dir, env: bare, extendEnv: false, reject: false });
+  t.comment(run.stdout);
+  t.equal(run.exitCode, 1, 'the failure reproduced');
+  t.match(run.stdout, /reproduce\.sh: REPRODUCED/);
+  t.match(run.stdout, /this run's log: +.*The first page of file \.\/sbtest\/sbtest\d+\.ibd is corrupted/, 'the same log line, shown');
+  t.match(run.stdout, /this run saw: +corrupts \(CHECK TABLE failed on/, 'what it saw, beside what the rig saw');
+  await execa('sh', ['-c', fix!], { cwd: dir });
+  const fixed = await execa('./reproduce.sh', { cwd: dir, env: bare, extendEnv: false, reject: false });
+  t.comment(fixed.stdout);
+  t.equal(fixed.exitCode, 0, 'with page 0 its doublewrite copy: the server recovers cleanly');
+  const none = await execa('./reproduce.sh', { cwd: dir, env: { ...bare, MARIADBD: '/nonexistent/mariadbd' }, extendEnv: false, reject: false });
+  t.equal(none.exitCode, 125, `no server: cannot run (${none.stdout.trim()})`);
+  t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
+  const again = await rig(['bundle', out, '--out', tarball], env);
+  t.equal(again.exitCode, 2, 'a bundle target that exists: bad input');
+  t.match(again.stderr, /exists; name a new file/);
+});
