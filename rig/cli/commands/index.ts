@@ -13,10 +13,11 @@ import { register as explore } from './explore.js';
 import { register as perf } from './perf.js';
 import { register as vm } from './vm.js';
 import { register as shrink } from './shrink.js';
+import { register as bundle } from './bundle.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, shrink, campaign, explore, perf, vm];
+const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, shrink, bundle, campaign, explore, perf, vm];
 
 export function registerCommands(program: Command): void {
   for (const register of commands) register(program);

@@ -1,0 +1,72 @@
+/**
+ * What a bundle's reproduce.sh is told the rig saw (expected.env, sourced by the script): the
+ * outcome class of the verdict, the log line that names the failure, the tables to check, the
+ * commits acknowledged, the server and the image to run it in. The outcome classes are what a
+ * server run shows without the rig's scans: it refuses to start, answers with a table that fails
+ * CHECK TABLE, loses acknowledged commits, dies, hangs, or fails its clean shutdown.
+ */
+import type { LoadResult } from '../load/index.js';
+import { DEFAULT_SCHEMA } from '../load/dataset.js';
+import type { CycleRecord, Verdict } from '../results/types.js';
+import { serverIdentity } from '../runtime/server-identity.js';
+import { shellQuote } from '../vm/shell-quote.js';
+
+export type Outcome = 'refuses' | 'corrupts' | 'loses-commits' | 'crashed' | 'hangs' | 'shutdown-crash';
+
+const OUTCOMES: Partial<Record<Verdict, Outcome>> = {
+  detected: 'refuses', refused: 'refuses', 'wal-tail-refused': 'refuses',
+  'reported-corruption': 'corrupts', 'silent-corruption': 'corrupts',
+  'lost-commit': 'loses-commits', crashed: 'crashed', hung: 'hangs', 'shutdown-crash': 'shutdown-crash',
+};
+
+/** The outcome class a verdict shows, or null for a verdict that is no failure. */
+export function outcomeOf(verdict: Verdict): Outcome | null {
+  return OUTCOMES[verdict] ?? null;
+}
+
+/** An extended regular expression that matches `text` literally. */
+export function literalPattern(text: string): string {
+  return text.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&');
+}
+
+/**
+ * The log line that names the failure: of the classified events, the first corruption, abort,
+ * LSN in the future or WAL refusal, from after its level (`[ERROR]`, `[Note]`): the timestamp and
+ * thread before it differ run to run. Empty when the log named none.
+ */
+export function failureLine(record: CycleRecord): string {
+  const event = record.errorLog.events.find((e) => ['corruption', 'abort', 'lsn-in-future', 'rocksdb-wal'].includes(e.kind));
+  if (!event) return '';
+  return event.text.replace(/^.*?\[(?:ERROR|Error|Warning|Note|System)\]\s*/, '').trim();
+}
+
+/** The image a Docker user runs: the cycle's own, or for the host's MariaDB the offline image of the same Debian release. */
+export function imageFor(record: CycleRecord): string {
+  if (record.settings.runtime === 'docker' && record.settings.image) return record.settings.image;
+  const version = record.server?.version ?? '';
+  if (/\b10\.11\.\d+-MariaDB/.test(version)) return 'powercut-rig/mariadb-offline:10.11';
+  if (/\b11\.8\.\d+-MariaDB/.test(version)) return 'powercut-rig/mariadb-offline:11.8';
+  return '';
+}
+
+export function expectedEnv(record: CycleRecord, load: LoadResult | null): string {
+  const outcome = outcomeOf(record.verdict);
+  if (!outcome) throw new Error(`${record.verdict} is not a failure`);
+  const flavor = serverIdentity(record.server?.version ?? '').flavor;
+  const line = failureLine(record);
+  const ledger = load?.ledger ? [...load.acked].map(([client, seq]) => `${client}:${seq}`).join(' ') : '';
+  const vars: Record<string, string> = {
+    EXPECT_OUTCOME: outcome,
+    EXPECT_VERDICT: record.verdict,
+    EXPECT_REASON: record.reason,
+    EXPECT_LOG: line ? literalPattern(line) : '',
+    EXPECT_LOG_TEXT: line,
+    EXPECT_FLAVOR: flavor,
+    EXPECT_SERVER: flavor === 'mysql' ? 'mysqld' : 'mariadbd',
+    EXPECT_IMAGE: imageFor(record),
+    SCHEMA: DEFAULT_SCHEMA,
+    LEDGER: ledger,
+  };
+  const lines = Object.entries(vars).map(([k, v]) => `${k}=${shellQuote(v)}`);
+  return `# What the rig saw (written by rig bundle from cycle.json); reproduce.sh reads it.\n${lines.join('\n')}\n`;
+}
