@@ -5,7 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
-import { rigFailure } from '../errors.js';
+import { badInput, rigFailure } from '../errors.js';
 
 export type ServerFlavor = 'mariadb' | 'mysql';
 
@@ -48,8 +48,16 @@ export function parseServerVersion(output: string): { flavor: ServerFlavor; vers
   return { flavor: /mariadb/i.test(output) ? 'mariadb' : 'mysql', version };
 }
 
-export async function findServerBinary(): Promise<ServerBinary> {
-  const path = findExecutable(SERVER_NAMES);
+/** The host's server, or the binary at `explicit` (a build of one's own: `rig repro --server-binary`). */
+export async function findServerBinary(explicit?: string): Promise<ServerBinary> {
+  if (explicit !== undefined) {
+    try {
+      accessSync(explicit, constants.X_OK);
+    } catch {
+      throw badInput(`--server-binary ${explicit} is not an executable file; give the path of a mariadbd or mysqld`);
+    }
+  }
+  const path = explicit ?? findExecutable(SERVER_NAMES);
   if (!path) {
     throw rigFailure(
       'no mariadbd or mysqld found in PATH, /usr/sbin or /usr/libexec: install mariadb-server (make apt)',

@@ -48,9 +48,12 @@ export class LocalRuntime implements ServerRuntime {
   private binary: Promise<ServerBinary> | null = null;
   private rocksdb: Promise<boolean> | null = null;
 
+  /** `binaryPath`: a server binary of one's own; default: the host's (find-server-binary.ts). */
+  constructor(private readonly binaryPath?: string) {}
+
   /** The binary, found once per runtime. */
   server(): Promise<ServerBinary> {
-    this.binary ??= findServerBinary();
+    this.binary ??= findServerBinary(this.binaryPath);
     return this.binary;
   }
 
@@ -167,6 +170,6 @@ async function refused(server: LocalServer, why: 'exited' | 'timeout' | 'aborted
   return { ready: false, exitCode: exit.exitCode, signal: exit.signal, errorLog, timedOut: why === 'timeout' };
 }
 
-export function createLocalRuntime(): LocalRuntime {
-  return new LocalRuntime();
+export function createLocalRuntime(binaryPath?: string): LocalRuntime {
+  return new LocalRuntime(binaryPath);
 }

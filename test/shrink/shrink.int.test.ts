@@ -156,3 +156,26 @@ t.test('the bundle of the shrunk state: reproduce.sh with the host server exits 
   t.equal(again.exitCode, 2, 'a bundle target that exists: bad input');
   t.match(again.stderr, /exists; name a new file/);
 });
+
+t.test('the shrunk crash judged again on another server build: the same oracle, the server named, the failure still there', async (t) => {
+  const out = join(work, 'shrunk');
+  const binary = await rig(['repro', out, '--recover', '--server-binary', '/usr/sbin/mariadbd'], env);
+  t.comment(binary.stdout);
+  t.equal(binary.exitCode, 1, `exit 1 while the failure is still there (${binary.stderr.trim().split('\n').slice(-2).join(' | ')})`);
+  t.match(binary.stdout, /^re-judged on mariadbd 10\.11\.\d+\S* \(\/usr\/sbin\/mariadbd\): reported-corruption: /m);
+  t.match(binary.stdout, /the failure is still there: reported-corruption, finding page0-not-restored/);
+  const record = readJson<CycleRecord>(/record: (\S+)/.exec(binary.stdout)![1]!);
+  t.match(record.server?.version, /^mariadbd 10\.11\./, 'the record names the server');
+  const cases: [string, string[], RegExp][] = [
+    ['a server without --recover', [out, '--server-binary', '/usr/sbin/mariadbd'], /name the server for --recover; add --recover/],
+    ['a binary that is not one', [out, '--recover', '--server-binary', join(work, 'nowhere')], /--server-binary .*nowhere is not an executable file/],
+    ['a binary and an image', [out, '--recover', '--server-binary', '/usr/sbin/mariadbd', '--image', 'x'], /--server-binary runs a binary on this host/],
+  ];
+  for (const [what, args, message] of cases) {
+    const run = await rig(['repro', ...args], env);
+    t.equal(run.exitCode, 2, `${what}: exit 2 (${run.stderr.trim()})`);
+    t.equal(run.stderr.trim().split('\n').length, 1, `${what}: one line`);
+    t.match(run.stderr, message, what);
+  }
+  t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
+});

@@ -1,7 +1,9 @@
 /**
  * `rig repro CYCLE_DIR`: rebuild a cycle's crash image byte for byte, check its sha256, leave it
  * mounted and print the server command (of the host's server; a docker cycle's runs in its image,
- * through `--recover`); `--recover` runs the recovery check on it again;
+ * through `--recover`); `--recover` runs the recovery check on it again; `--recover` with
+ * `--runtime`, `--image` or `--server-binary` judges it again on that server with the rig's oracle
+ * (rig/cycle/rejudge-on.ts) and says whether the failure is still there (exit 1) or gone (exit 0);
  * `--down` takes it down.
  */
 import type { Command } from 'commander';
@@ -17,14 +19,72 @@ import { findServerBinary } from '../../runtime/find-server-binary.js';
 import { localLayout } from '../../runtime/local.js';
 import { serverArgs } from '../../runtime/server-args.js';
 import { runAction } from '../run-action.js';
+import { rmSync } from 'node:fs';
+import { badInput } from '../../errors.js';
+import { loadCycleRecord } from '../../cycle/repro.js';
+import { rejudgeOn } from '../../cycle/rejudge-on.js';
+import { stateAsCut } from '../../explore/barrier-cut.js';
+import { createLocalRuntime } from '../../runtime/local.js';
+import type { ServerRuntime } from '../../runtime/types.js';
+import { unsupportedSetting } from '../../runtime/server-args.js';
+import { serverIdentity } from '../../runtime/server-identity.js';
 
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
-async function repro(dirArg: string, opts: { recover?: boolean; down?: boolean }): Promise<number> {
+interface ReproOptions {
+  recover?: boolean;
+  down?: boolean;
+  runtime?: string;
+  image?: string;
+  serverBinary?: string;
+}
+
+/** The server `--runtime`, `--image` and `--server-binary` name for a re-judgement, or null when none is named. */
+function otherServer(opts: ReproOptions): { runtime: 'local' | 'docker'; image?: string; binary?: string } | null {
+  if (opts.runtime === undefined && opts.image === undefined && opts.serverBinary === undefined) return null;
+  if (!opts.recover) throw badInput('--runtime, --image and --server-binary name the server for --recover; add --recover');
+  if (opts.runtime !== undefined && opts.runtime !== 'local' && opts.runtime !== 'docker') throw badInput(`--runtime ${opts.runtime}: use local or docker`);
+  if (opts.serverBinary !== undefined && (opts.image !== undefined || opts.runtime === 'docker')) throw badInput('--server-binary runs a binary on this host: leave out --image and --runtime docker');
+  if (opts.serverBinary !== undefined) return { runtime: 'local', binary: resolve(opts.serverBinary) };
+  if (opts.image !== undefined && opts.runtime === 'local') throw badInput('--image is for --runtime docker');
+  return { runtime: opts.image !== undefined ? 'docker' : (opts.runtime as 'local' | 'docker'), ...(opts.image ? { image: opts.image } : {}) };
+}
+
+/** The cycle's crash image judged by the same oracle on another server; exit 1 while the failure is still there. */
+async function rejudgeOnServer(cycleDir: string, server: NonNullable<ReturnType<typeof otherServer>>, signal: AbortSignal): Promise<number> {
+  const record = loadCycleRecord(cycleDir);
+  const settings = { ...record.settings, runtime: server.runtime, ...(server.image ? { image: server.image } : {}) };
+  if (server.runtime === 'local') delete settings.image;
+  const context = contextFromEnv();
+  const runtime: ServerRuntime = server.binary ? createLocalRuntime(server.binary) : await createRuntime(settings, context, signal);
+  const work = join(cycleDir, 'rejudged');
+  try {
+    const { server: name, version } = await runtime.describe();
+    const problem = unsupportedSetting(settings.server, serverIdentity(version));
+    if (problem) throw badInput(problem);
+    const source = record.explore ? await stateAsCut(cycleDir, record, join(work, 'state')) : cycleDir;
+    const outDir = join(work, `${name}-${version}`.replace(/[^\w.-]+/g, '_'));
+    const done = await rejudgeOn(source, record, settings, runtime, outDir, signal);
+    rmSync(join(work, 'state'), { recursive: true, force: true });
+    if (done.notTheirs) throw badInput(`${name} ${version} cannot recover this crash image, which ${record.server?.version ?? 'another server'} wrote: "${done.notTheirs}"; re-judge it on a server of the same release`);
+    process.stdout.write(`re-judged on ${name} ${version}${server.image ? ` (image ${server.image})` : server.binary ? ` (${server.binary})` : ''}: ${done.record.verdict}: ${done.record.reason}\n  ${done.verdictLine}\n  record: ${join(outDir, 'cycle.json')}\n`);
+    if (done.record.verdict === 'rig-error') return 3;
+    return done.record.expectationHeld ? 0 : 1;
+  } finally {
+    await runtime.close?.();
+  }
+}
+
+async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
   const cycleDir = resolve(dirArg);
   if (opts.down) {
     process.stdout.write((await reproDown(cycleDir)) ? 'repro disk taken down\n' : 'no repro disk was up\n');
     return 0;
+  }
+  const other = otherServer(opts);
+  if (other) {
+    loadCycleRecord(cycleDir); // bad input before anything starts
+    return runInterruptible((signal) => rejudgeOnServer(cycleDir, other, signal));
   }
   return runInterruptible(async (signal) => {
     const { record, disk, sha256 } = await rebuildAndServe(cycleDir, contextFromEnv().disk);
@@ -73,5 +133,8 @@ export function register(program: Command): void {
     .argument('<cycle-dir>', "a 'rig cycle --out' folder or a campaign's DIR/cycles/ID")
     .option('--recover', 'start the server on it again (then take it down)')
     .option('--down', 'take down a repro left mounted')
+    .option('--runtime <runtime>', 'with --recover: judge the crash image again on this runtime (local or docker), with the rig\'s oracle')
+    .option('--image <image>', 'with --recover: ... in this image (implies --runtime docker)')
+    .option('--server-binary <path>', 'with --recover: ... with this mariadbd or mysqld (a build of your own)')
     .action(runAction(repro));
 }
