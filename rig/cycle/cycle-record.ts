@@ -1,4 +1,5 @@
-/** A cycle's record before anything ran: every field present, the verdict pessimistic. */
+/** A cycle's record before anything ran (every field present, the verdict pessimistic), and a rig
+ * failure put on it. */
 import type { CycleRecord, Expectation, ScenarioSettings } from '../results/types.js';
 
 export function emptyCycleRecord(
@@ -39,4 +40,11 @@ export function emptyCycleRecord(
     evidenceDir: null,
     repro: '',
   };
+}
+
+/** The rig failed (`what`: an error it caught, or its teardown's problems): the record says so. */
+export function markRigError(record: CycleRecord, what: unknown): void {
+  record.verdict = 'rig-error';
+  record.error = Array.isArray(what) ? `teardown failed: ${what.join('; ')}` : ((what as Error)?.message ?? String(what));
+  record.reason = `rig error: ${record.error}`;
 }

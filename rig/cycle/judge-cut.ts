@@ -27,7 +27,7 @@ import { serverIdentity } from '../runtime/server-identity.js';
 import type { ServerFlavor } from '../runtime/find-server-binary.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { CleanupStack } from './cleanup-stack.js';
-import { emptyCycleRecord } from './cycle-record.js';
+import { emptyCycleRecord, markRigError } from './cycle-record.js';
 import { diskOptionsFor } from './disk-options.js';
 import { PhaseTimer } from './phase-timer.js';
 import { datadirOn } from './server-dirs.js';
@@ -150,16 +150,10 @@ export async function judgeCut(input: JudgeCutInput): Promise<{ record: CycleRec
     const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
     await timer.time('judge', () => judgeRecovery(record, input.outDir, scanned, recovery, after));
   } catch (error) {
-    record.verdict = 'rig-error';
-    record.error = (error as Error).message ?? String(error);
-    record.reason = `rig error: ${record.error}`;
+    markRigError(record, error);
   } finally {
     teardownProblems = await cleanup.releaseAll();
-    if (teardownProblems.length && record.verdict !== 'rig-error') {
-      record.verdict = 'rig-error';
-      record.error = `teardown failed: ${teardownProblems.join('; ')}`;
-      record.reason = `rig error: ${record.error}`;
-    }
+    if (teardownProblems.length && record.verdict !== 'rig-error') markRigError(record, teardownProblems);
     for (const image of ['crash.img', 'recover/image.img', 'edit/image.img']) rmSync(join(input.outDir, image), { force: true });
   }
   record.expectationHeld = record.verdict !== 'rig-error' && !contradicts(record.expectation, record.verdict, record.tornPagesBefore.length);

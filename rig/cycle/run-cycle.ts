@@ -15,7 +15,7 @@ import { serverIdentity } from '../runtime/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { diskCut } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';
-import { emptyCycleRecord } from './cycle-record.js';
+import { emptyCycleRecord, markRigError } from './cycle-record.js';
 import { PhaseTimer } from './phase-timer.js';
 import { cutPower } from './stages/cut.js';
 import { judgeRecovery } from './stages/judge.js';
@@ -74,16 +74,10 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
     await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
   } catch (error) {
-    record.verdict = 'rig-error';
-    record.error = (error as Error).message ?? String(error);
-    record.reason = `rig error: ${record.error}`;
+    markRigError(record, error);
   } finally {
     const problems = await cleanup.releaseAll();
-    if (problems.length && record.verdict !== 'rig-error') {
-      record.verdict = 'rig-error';
-      record.error = `teardown failed: ${problems.join('; ')}`;
-      record.reason = `rig error: ${record.error}`;
-    }
+    if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
     rmSync(join(input.dir, 'recover', 'image.img'), { force: true }); // rebuilt from cut/ on demand
   }
   const torn = record.tornPagesBefore.length;

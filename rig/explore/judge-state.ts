@@ -22,7 +22,7 @@ import { serverIdentity } from '../runtime/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { CleanupStack } from '../cycle/cleanup-stack.js';
-import { emptyCycleRecord } from '../cycle/cycle-record.js';
+import { emptyCycleRecord, markRigError } from '../cycle/cycle-record.js';
 import { PhaseTimer } from '../cycle/phase-timer.js';
 import { judgeRecovery } from '../cycle/stages/judge.js';
 import { recoverServer } from '../cycle/stages/recover.js';
@@ -141,17 +141,11 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     }
     record.crashImageSha256 = await hashing;
   } catch (error) {
-    record.verdict = 'rig-error';
-    record.error = (error as Error).message ?? String(error);
-    record.reason = `rig error: ${record.error}`;
+    markRigError(record, error);
   } finally {
     await hashing?.catch(() => undefined); // it reads the clean image, which the next state moves on
     const problems = await cleanup.releaseAll();
-    if (problems.length && record.verdict !== 'rig-error') {
-      record.verdict = 'rig-error';
-      record.error = `teardown failed: ${problems.join('; ')}`;
-      record.reason = `rig error: ${record.error}`;
-    }
+    if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
     // after a rig error the recovery's record may not be whole (a helper killed before it wrote it)
     await putBack(images, recoverDir, touched, record.verdict !== 'rig-error');
   }
