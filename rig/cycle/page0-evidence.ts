@@ -8,6 +8,9 @@
  * pages 1-3 of the file, which must each be valid, name that page number and not be all zeros
  * (recv_dblwr_t::find_first_page, MDEV-32968). The system tablespace's page 0 is restored at
  * start-up by the doublewrite recovery like any other page. Pages 1-3 are recorded either way.
+ * MariaDB also reads a tablespace's page 0, from its doublewrite copy when it is torn, when the redo
+ * log after the checkpoint holds a WRITE to that page 0 that changes its size or flags
+ * (fil_space_set_recv_size_and_flags): the record says whether it does (rig/pages/redo-file-ops.ts).
  *
  * After: the lines the server's log wrote about the file's first page, and whether the page came
  * back. A copy the server's own rules accept that was not restored is a finding, stated as such.
@@ -16,6 +19,7 @@ import { join } from 'node:path';
 import { FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FSP_SPACE_ID, isAllZero, readU32 } from '../pages/page-format.js';
 import { readPageSync } from '../pages/read-page.js';
 import { logSegments } from '../logs/index.js';
+import type { RedoFileOps } from '../pages/redo-file-ops.js';
 import type { Page0Evidence, Page0Path, TornPage } from '../results/types.js';
 import type { ServerFlavor } from '../runtime/find-server-binary.js';
 import { surveySpaceId } from './mysql-space-survey.js';
@@ -32,7 +36,23 @@ function firstPageState(path: string, file: string, n: number, pageSize: number,
   return 'valid';
 }
 
-/** The evidence for a torn page 0, read from the crash image before the server touches it. */
+/**
+ * Whether the redo log after the checkpoint (`redo`, MariaDB 10.8+) changes page 0's size or flags
+ * in tablespace `space`: which of the two its writes cover, and the LSN of the first one's
+ * mini-transaction; null: it holds no such write; undefined: not known (no such log read, no known
+ * tablespace, or the system tablespace, whose page-0 writes the parse leaves out).
+ */
+export function redoHeaderOf(redo: RedoFileOps | null, space: number | null): Page0Evidence['redoHeader'] {
+  if (!redo?.page0Headers || space === null || space === 0) return undefined;
+  const writes = redo.page0Headers.filter((w) => w.space === space);
+  if (!writes.length) return null;
+  return { size: writes.some((w) => w.size !== null), flags: writes.some((w) => w.flags !== null), lsn: writes[0]!.lsn };
+}
+
+/**
+ * The evidence for a torn page 0, read from the crash image before the server touches it, and
+ * MariaDB's redo log after the checkpoint (`redo`).
+ */
 export function describePage0(
   datadir: string,
   file: string,
@@ -40,6 +60,7 @@ export function describePage0(
   pageSize: number,
   invalid: ReadonlySet<string>,
   flavor: ServerFlavor = 'mariadb',
+  redo: RedoFileOps | null = null,
 ): Omit<Page0Evidence, 'serverLog' | 'finding'> {
   const path = join(datadir, file);
   const firstPages = [1, 2, 3].map((n) => ({ page: n, state: firstPageState(path, file, n, pageSize, invalid) }));
@@ -57,7 +78,8 @@ export function describePage0(
   else if (headerSpaceId !== null && headerSpaceId === space) via = 'header';
   else if (firstPages.every((p) => p.state === 'valid')) via = 'pages-1-3';
   else via = 'none';
-  return { path: via, headerSpaceId, firstPages };
+  const redoHeader = redoHeaderOf(redo, space);
+  return { path: via, headerSpaceId, firstPages, ...(redoHeader !== undefined ? { redoHeader } : {}) };
 }
 
 /** Whether the page-0 lookup leaves the server a way to find the copy. */
@@ -83,14 +105,23 @@ export function page0LogLines(errorLog: string, page: Pick<TornPage, 'file' | 's
   return [...counts].map(([line, n]) => (n > 1 ? `${line} (x${n})` : line));
 }
 
+/** What the finding says of the redo after the checkpoint, when the record knows it (MariaDB). */
+function redoHeaderClause(evidence: Page0Evidence): string {
+  if (evidence.redoHeader === undefined) return '';
+  return evidence.redoHeader
+    ? '; the redo log after the checkpoint changes its size or flags (MariaDB then reads the copy)'
+    : '; no redo after the checkpoint changes its size or flags';
+}
+
 /**
  * The finding, if any: the server's rules accept a copy of page 0 and the lookup can find it, yet
- * after recovery the page is still invalid and the tablespace has not freed it.
+ * after recovery the page is still invalid and the tablespace has not freed it. With it, whether
+ * the redo after the checkpoint changes the page's size or flags, the case MariaDB reads the copy in.
  */
 export function page0Finding(page: TornPage): string | null {
   if (page.page !== 0 || !page.page0 || page.page0.path === 'system') return null;
   if (!page.doublewrite.restorable || page.validAfter !== false || page.freedAfter) return null;
   const via = page.page0.path === 'header' ? "the space id in the torn page's own header"
     : page.page0.path === 'survey' ? 'the survey of the first 64 pages' : 'pages 1-3 of the file';
-  return `page 0 of ${page.file} had a doublewrite copy the server's rules accept (${page.doublewrite.why}; found through ${via}), yet the server did not restore it`;
+  return `page 0 of ${page.file} had a doublewrite copy the server's rules accept (${page.doublewrite.why}; found through ${via}), yet the server did not restore it${redoHeaderClause(page.page0)}`;
 }

@@ -6,10 +6,13 @@
  * headers and pages 1-3 of its file as the crash image holds them, so this runs before recovery
  * changes anything; and a file whose page 0 cannot be restored loses every other page too, so
  * page 0 is judged first. Copies the device holds where the filesystem reads zeros
- * (`unwrittenCopies`) are judged by the same rules, as if the server could read them.
+ * (`unwrittenCopies`) are judged by the same rules, as if the server could read them. A page 0's
+ * evidence also says whether MariaDB's redo log after the checkpoint (`redo`) changes its size or
+ * flags.
  */
 import { join } from 'node:path';
 import type { DatadirScan, DoublewriteCopy } from '../pages/index.js';
+import type { RedoFileOps } from '../pages/redo-file-ops.js';
 import { isPageFree } from '../pages/page-allocation.js';
 import type { CopyInFlight, CopyOverwritten, TornPage } from '../results/types.js';
 import { inFlightKey } from './copies-in-flight.js';
@@ -27,6 +30,7 @@ export function describeTornPages(
   pending: { inFlight?: ReadonlyMap<string, CopyInFlight[]>; overwritten?: ReadonlyMap<string, CopyOverwritten[]> } = {},
   rules: RecoveryRules = MARIADB_RULES,
   unwrittenCopies: readonly DoublewriteCopy[] = [],
+  redo: RedoFileOps | null = null,
 ): TornPage[] {
   const invalid = new Map(before.invalid.map((p) => [key(p.file, p.page), `${p.reason}: ${p.detail}`]));
   const invalidKeys = new Set(invalid.keys());
@@ -39,7 +43,7 @@ export function describeTornPages(
   for (const t of ordered) {
     const file = before.files.find((f) => f.file === t.file);
     const space = file?.space ?? null;
-    const page0 = t.page === 0 && file ? describePage0(before.datadir, t.file, space, file.format.pageSize, invalidKeys, rules.flavor) : null;
+    const page0 = t.page === 0 && file ? describePage0(before.datadir, t.file, space, file.format.pageSize, invalidKeys, rules.flavor, redo) : null;
     const identity = t.page === 0
       ? { space, page: 0, page0Path: page0?.path ?? 'none' }
       : { space, page: t.page, fileOpens: !unopenable.has(t.file) };

@@ -1,9 +1,10 @@
 /**
- * The file operations a MariaDB 10.8+ redo log (ib_logfile0, format "Phys") holds from its
- * checkpoint to the end of the log, parsed the way recovery parses them: mini-transaction by
- * mini-transaction, each a run of records ended by a byte 0x00 or 0x01 (the sequence bit, which
- * flips each time the log wraps around its file) and a CRC-32C of the records. The log ends at
- * the first mini-transaction whose CRC or sequence bit does not match.
+ * What a MariaDB 10.8+ redo log (ib_logfile0, format "Phys") holds from its checkpoint to the end
+ * of the log that the rig's judgement needs: the file operations, and the writes to page 0 of a
+ * tablespace that cover its size or flags. It is parsed the way recovery parses it: mini-transaction
+ * by mini-transaction, each a run of records ended by a byte 0x00 or 0x01 (the sequence bit, which
+ * flips each time the log wraps around its file) and a CRC-32C of the records. The log ends at the
+ * first mini-transaction whose CRC or sequence bit does not match.
  *
  * A record's first byte holds the same_page flag (bit 7), the type (bits 6..4) and a length (bits
  * 3..0; 0: one to three length bytes follow). The leading records of a mini-transaction that carry
@@ -11,12 +12,23 @@
  * 0xa0, 0xb0), followed by the tablespace id and page number (variable-length numbers) and the
  * file name (a rename: old name, NUL, new name); FILE_CHECKPOINT (0xf0) carries an LSN. MariaDB's
  * recovery needs a FILE_* record for every tablespace that has page records after the checkpoint.
+ *
+ * The records after those are page records. One without same_page starts with the tablespace id
+ * and page number; one with same_page continues on the previous record's page. Each moves an offset
+ * on its page (last_offset, 0 at a record that names its page): FREE_PAGE (type 0x00) sets it to 1,
+ * INIT_PAGE (0x10) and EXTENDED (0x20) to FIL_PAGE_TYPE; WRITE (0x30), MEMSET (0x40) and MEMMOVE
+ * (0x50) add the offset they start with, then the bytes they change: a WRITE's data, which is the
+ * rest of the record, or the length that follows a MEMSET's or MEMMOVE's offset; RESERVED (0x60) and
+ * OPTION (0x70) leave it. A WRITE to page 0 that covers the space header's size (FSP_SIZE) or flags
+ * (FSP_SPACE_FLAGS) makes MariaDB's recovery read that tablespace's page 0, from its doublewrite copy
+ * when the page is torn (fil_space_set_recv_size_and_flags). A malformed page record (a number that
+ * runs past it) is skipped, with the same_page records that follow it.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from './crc32c.js';
 import { readCheckpointHeader, REDO_HEADER_BYTES } from './redo-checkpoint.js';
-import { readLsn, readU32 } from './page-format.js';
+import { FIL_PAGE_DATA, FIL_PAGE_TYPE, FSP_SPACE_FLAGS, readLsn, readU32 } from './page-format.js';
 
 export type FileOpKind = 'create' | 'delete' | 'rename' | 'modify';
 
@@ -28,15 +40,46 @@ export interface RedoFileOp {
   newName?: string; // a rename's new name
 }
 
+/** A WRITE record to page 0 of a tablespace that covers the space header's size or flags. */
+export interface Page0HeaderWrite {
+  lsn: number; // the LSN of the mini-transaction that holds it
+  space: number;
+  size: number | null; // the FSP_SIZE it writes (pages); null: it does not cover FSP_SIZE
+  flags: number | null; // the FSP_SPACE_FLAGS it writes; null: it does not cover them
+}
+
 export interface RedoFileOps {
   from: number; // the checkpoint LSN
   to: number; // the end of the log, as parsed
   /** Creates, renames and deletes, in log order (FILE_MODIFY, one per tablespace touched, is left out). */
   ops: RedoFileOp[];
+  /**
+   * The WRITE records to page 0 of a tablespace other than the predefined ones (the system and the
+   * temporary tablespace) that cover its size or flags, in log order: for each, MariaDB's recovery
+   * reads the tablespace's page 0, from its doublewrite copy when the page is torn. Always set by
+   * the parse; absent in records written before the rig parsed page records.
+   */
+  page0Headers?: Page0HeaderWrite[];
 }
 
 const FILE_OPS: Record<number, FileOpKind> = { 0x80: 'create', 0x90: 'delete', 0xa0: 'rename', 0xb0: 'modify' };
 const FILE_CHECKPOINT = 0xf0;
+const SAME_PAGE = 0x80;
+/** Page record types, bits 6..4 of the first byte (RESERVED 0x60 and OPTION 0x70 leave the offset). */
+const FREE_PAGE = 0x00;
+const INIT_PAGE = 0x10;
+const EXTENDED = 0x20;
+const WRITE = 0x30;
+const MEMSET = 0x40;
+const MEMMOVE = 0x50;
+/** Where the space header (FSP_HEADER_OFFSET) keeps the tablespace's size in pages (FSP_SIZE), 4 bytes. */
+const FSP_SIZE_AT = FIL_PAGE_DATA + 8;
+/**
+ * The predefined tablespaces, which the page-0 rule leaves out: the system tablespace (0) and the
+ * temporary one (0xfffffffe). Undo tablespaces (ids from 1, at most 127, when innodb_undo_tablespaces
+ * is set) are predefined too, but the log does not tell them apart: they count like any other.
+ */
+const PREDEFINED = new Set([0, 0xfffffffe]);
 /** The header's first LSN: the LSN of the byte at REDO_HEADER_BYTES. */
 const FIRST_LSN_AT = 8;
 
@@ -102,6 +145,13 @@ function recordLength(log: CircularLog, lsn: number): { body: number; length: nu
   return null;
 }
 
+/** A variable-length number at `at` that ends by `end`, the end of its record; null: it does not. */
+function varintWithin(log: CircularLog, at: number, end: number): [number, number] | null {
+  if (at >= end) return null;
+  const v = readVarint(log, at);
+  return v && at + v[1] <= end ? v : null;
+}
+
 function fileOp(log: CircularLog, mtrLsn: number, type: number, body: number, end: number): RedoFileOp | null {
   const op = FILE_OPS[type];
   const space = readVarint(log, body);
@@ -114,39 +164,125 @@ function fileOp(log: CircularLog, mtrLsn: number, type: number, body: number, en
   return { lsn: mtrLsn, op, space: space[0], name: name!, ...(op === 'rename' && newName !== undefined ? { newName } : {}) };
 }
 
-/** One mini-transaction at `lsn`: its file operations and where the next starts; null: the log ends here. */
-function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) => number | null): { ops: RedoFileOp[]; next: number; bit: number } | null {
-  const ops: RedoFileOp[] = [];
+/** The page the previous page record was on, and the offset on it (last_offset) a same_page record starts from. */
+interface PageAt {
+  space: number;
+  page: number;
+  offset: number;
+}
+
+/** A page record parsed: the page and offset the next same_page record continues from (null: none can), and its header write. */
+interface PageStep {
+  at: PageAt | null;
+  header: Omit<Page0HeaderWrite, 'lsn'> | null;
+}
+
+const MALFORMED: PageStep = { at: null, header: null };
+
+/**
+ * The page a page record is on and where its own bytes start: with same_page, the previous record's
+ * page, right after the length; without, the tablespace id and page number that start it, at offset 0.
+ */
+function recordPage(log: CircularLog, b: number, body: number, end: number, previous: PageAt | null): { page: PageAt; from: number } | null {
+  if (b & SAME_PAGE) return previous && { page: previous, from: body };
+  const space = varintWithin(log, body, end);
+  const page = space && varintWithin(log, body + space[1], end);
+  if (!space || !page) return null;
+  return { page: { space: space[0], page: page[0], offset: 0 }, from: body + space[1] + page[1] };
+}
+
+/**
+ * A WRITE of `length` bytes (at `dataAt` in the log) to `start` on its page: when the page is page 0
+ * of a tablespace that is not predefined, the size and flags it covers whole, read from its data.
+ */
+function headerWrite(log: CircularLog, page: PageAt, start: number, dataAt: number, length: number): PageStep['header'] {
+  if (page.page !== 0 || PREDEFINED.has(page.space)) return null;
+  const field = (at: number): number | null =>
+    start <= at && start + length >= at + 4 ? readU32(log.slice(dataAt + at - start, 4), 0) : null;
+  const size = field(FSP_SIZE_AT);
+  const flags = field(FSP_SPACE_FLAGS);
+  return size === null && flags === null ? null : { space: page.space, size, flags };
+}
+
+/**
+ * A WRITE, MEMSET or MEMMOVE, whose bytes start with an offset added to last_offset. A WRITE's data
+ * is the rest of the record; a MEMSET's and MEMMOVE's length follows the offset (then the fill bytes
+ * or the source). last_offset moves past the bytes changed.
+ */
+function pageChange(log: CircularLog, type: number, page: PageAt, from: number, end: number): PageStep {
+  const offset = varintWithin(log, from, end);
+  if (!offset) return MALFORMED;
+  const start = page.offset + offset[0];
+  const rest = from + offset[1];
+  if (type === WRITE) return { at: { ...page, offset: start + end - rest }, header: headerWrite(log, page, start, rest, end - rest) };
+  const length = varintWithin(log, rest, end);
+  return length ? { at: { ...page, offset: start + length[0] }, header: null } : MALFORMED;
+}
+
+/** A page record (first byte `b`, body from `body` to `end`), after `previous`, the page record before it or null. */
+function pageRecord(log: CircularLog, b: number, body: number, end: number, previous: PageAt | null): PageStep {
+  const where = recordPage(log, b, body, end, previous);
+  if (!where) return MALFORMED;
+  const { page, from } = where;
+  const type = b & 0x70;
+  if (type === FREE_PAGE) return { at: { ...page, offset: 1 }, header: null };
+  if (type === INIT_PAGE || type === EXTENDED) return { at: { ...page, offset: FIL_PAGE_TYPE }, header: null };
+  if (type === WRITE || type === MEMSET || type === MEMMOVE) return pageChange(log, type, page, from, end);
+  return { at: page, header: null };
+}
+
+/** What a mini-transaction's records hold. */
+interface MtrRecords {
+  ops: RedoFileOp[];
+  headers: Page0HeaderWrite[];
+}
+
+/** The records of the mini-transaction at `lsn`: what they hold and where its end byte is; null: corrupt. */
+function parseRecords(log: CircularLog, lsn: number): (MtrRecords & { end: number }) | null {
+  const found: MtrRecords = { ops: [], headers: [] };
   let at = lsn;
   let leading = true; // file records come first, with same_page set
+  let page: PageAt | null = null; // where the previous page record left off
   for (;;) {
     const b = log.at(at);
-    if (b <= 1) break;
+    if (b <= 1) return { ...found, end: at };
     const len = recordLength(log, at);
     if (!len || len.body + len.length - lsn > log.capacity) return null;
     const end = len.body + len.length;
-    if (leading && b & 0x80) {
+    if (leading && b & SAME_PAGE) {
       const type = b & 0xf0;
       if (type !== FILE_CHECKPOINT) {
         const op = fileOp(log, lsn, type, len.body, end);
         if (!op) return null;
-        ops.push(op);
+        found.ops.push(op);
       }
-    } else leading = false;
+    } else {
+      leading = false;
+      const step = pageRecord(log, b, len.body, end, page);
+      page = step.at;
+      if (step.header) found.headers.push({ lsn, ...step.header });
+    }
     at = end;
   }
-  if (at === lsn) return null; // no record: not a mini-transaction
+}
+
+/** One mini-transaction at `lsn`: what its records hold and where the next starts; null: the log ends here. */
+function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) => number | null): (MtrRecords & { next: number; bit: number }) | null {
+  const records = parseRecords(log, lsn);
+  if (!records || records.end === lsn) return null; // no record: not a mini-transaction
+  const at = records.end;
   const bit = log.at(at);
   const expected = sequenceBit(at);
   if (expected !== null && bit !== expected) return null;
   const stored = readU32(log.slice(at + 1, 4), 0);
   if (crc32c(log.slice(lsn, at - lsn)) !== stored) return null;
-  return { ops, next: at + 5, bit };
+  return { ops: records.ops, headers: records.headers, next: at + 5, bit };
 }
 
-/** The file operations from the checkpoint `from` to where the log ends. */
+/** The file operations and page-0 header writes from the checkpoint `from` to where the log ends. */
 function parseFrom(log: CircularLog, from: number): RedoFileOps {
   const ops: RedoFileOp[] = [];
+  const page0Headers: Page0HeaderWrite[] = [];
   let lsn = from;
   // the first mini-transaction's end byte sets the bit; it flips with each lap after
   let first: { bit: number; lap: number } | null = null;
@@ -156,12 +292,13 @@ function parseFrom(log: CircularLog, from: number): RedoFileOps {
     if (!mtr) break;
     if (!first) first = { bit: mtr.bit, lap: log.lap(mtr.next - 5) };
     ops.push(...mtr.ops.filter((o) => o.op !== 'modify'));
+    page0Headers.push(...mtr.headers);
     lsn = mtr.next;
   }
-  return { from, to: lsn, ops };
+  return { from, to: lsn, ops, page0Headers };
 }
 
-/** Parses the file operations of a whole ib_logfile0 from its checkpoint; null when it is no 10.8+ log. */
+/** Parses a whole ib_logfile0 from its checkpoint; null when it is no 10.8+ log. */
 export function parseRedoFileOps(bytes: Uint8Array): RedoFileOps | null {
   const header = readCheckpointHeader(bytes.subarray(0, REDO_HEADER_BYTES));
   if (!header.checkpoint || bytes.length <= REDO_HEADER_BYTES) return null;
@@ -183,8 +320,9 @@ async function readFully(file: FileHandle, into: Buffer, offset: number, length:
 const FIRST_WINDOW = 4 << 20;
 
 /**
- * The datadir's redo file operations since its checkpoint; null without a MariaDB 10.8+ log. Reads
- * the log from the checkpoint on, as far as it goes (a few MB after a cut here), not the whole file.
+ * The datadir's redo file operations and page-0 header writes since its checkpoint; null without a
+ * MariaDB 10.8+ log. Reads the log from the checkpoint on, as far as it goes (a few MB after a cut
+ * here), not the whole file.
  */
 export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDOW): Promise<RedoFileOps | null> {
   const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);

@@ -215,6 +215,14 @@ export interface Page0Evidence {
   firstPages: { page: number; state: 'valid' | 'invalid' | 'zero' | 'missing' }[];
   /** MySQL: the space id survey of the file's first 64 pages (rig/cycle/mysql-space-survey.ts). */
   survey?: { analyzed: number; valid: number; chosen: number | null; matched: number };
+  /**
+   * MariaDB: whether the redo log after the checkpoint holds a WRITE to this tablespace's page 0
+   * that changes its size or flags (recovery then reads page 0, from the doublewrite copy when it
+   * is torn): which of the two such writes cover, and the LSN of the first one's mini-transaction.
+   * null: the log was read and holds none; absent: not known (MySQL, a log older than 10.8, a page
+   * of no known tablespace, or a record written before the rig read it).
+   */
+  redoHeader?: { size: boolean; flags: boolean; lsn: number } | null;
   serverLog: string[]; // the server's log lines about this page 0, each once (xN when repeated)
   finding: string | null; // set when the server's rules accept a copy and the page was not restored
 }

@@ -1,12 +1,14 @@
 /**
  * The page-0 record (rig/cycle/page0-evidence.ts): the server's log lines about a file's first page,
- * read from real MariaDB 10.11.19 and MySQL 9.7.4 logs, MySQL's lookup, and the finding when a copy
- * the rules accept stays unused.
+ * read from real MariaDB 10.11.19 and MySQL 9.7.4 logs, MySQL's lookup, whether MariaDB's redo after
+ * the checkpoint changes the page's size or flags, and the finding when a copy the rules accept
+ * stays unused, with what it says of that redo.
  */
 import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describePage0, page0Finding, page0LogLines } from '../../rig/cycle/page0-evidence.js';
+import { describePage0, page0Finding, page0LogLines, redoHeaderOf } from '../../rig/cycle/page0-evidence.js';
+import type { RedoFileOps } from '../../rig/pages/redo-file-ops.js';
 import type { TornPage } from '../../rig/results/types.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'mariadb-10.11-error-logs');
@@ -36,6 +38,33 @@ t.test('a finding only when an accepted, findable copy left page 0 invalid and i
   t.equal(page0Finding(torn({ doublewrite: { checkpointLsn: 15, copies: [], restorable: false, why: 'no copy' } })), null, 'no accepted copy');
   t.equal(page0Finding(torn({ page0: { path: 'system', headerSpaceId: 0, firstPages: [], serverLog: [], finding: null } })), null, 'ibdata1 has its own path');
   t.equal(page0Finding(torn({ page: 3, page0: undefined })), null, 'not page 0');
+});
+
+t.test("the finding says whether the redo after the checkpoint changes page 0's size or flags, when the record knows", async (t) => {
+  const page0 = torn().page0!;
+  t.match(page0Finding(torn({ page0: { ...page0, redoHeader: { size: true, flags: false, lsn: 30 } } })),
+    /yet the server did not restore it; the redo log after the checkpoint changes its size or flags \(MariaDB then reads the copy\)$/);
+  t.match(page0Finding(torn({ page0: { ...page0, redoHeader: null } })), /yet the server did not restore it; no redo after the checkpoint changes its size or flags$/);
+  t.match(page0Finding(torn()), /yet the server did not restore it$/, 'not known (MySQL, an older record): nothing said');
+});
+
+t.test("the redo's page-0 header writes, by tablespace", async (t) => {
+  const redo: RedoFileOps = {
+    from: 10, to: 900, ops: [],
+    page0Headers: [
+      { lsn: 100, space: 8, size: 4, flags: null },
+      { lsn: 100, space: 8, size: null, flags: 0x15 },
+      { lsn: 200, space: 9, size: 7, flags: null },
+      { lsn: 300, space: 8, size: 5, flags: null },
+    ],
+  };
+  t.same(redoHeaderOf(redo, 8), { size: true, flags: true, lsn: 100 }, 'created after the checkpoint: size and flags, from the first write');
+  t.same(redoHeaderOf(redo, 9), { size: true, flags: false, lsn: 200 }, 'grown: its size only');
+  t.equal(redoHeaderOf(redo, 10), null, 'the log was read and holds none for it');
+  t.equal(redoHeaderOf(redo, null), undefined, 'no known tablespace');
+  t.equal(redoHeaderOf(redo, 0), undefined, "the system tablespace: the parse leaves its writes out");
+  t.equal(redoHeaderOf(null, 8), undefined, 'no 10.8+ log read (MySQL, an older MariaDB)');
+  t.equal(redoHeaderOf({ from: 10, to: 900, ops: [] }, 8), undefined, 'a record from before the rig read page-0 writes');
 });
 
 t.test("MySQL 9.7: the lines about a torn page 0 it restored, timestamps dropped, the survey's choice included", async (t) => {

@@ -42,7 +42,8 @@ export interface CrashScan {
   /** Copies on the device in doublewrite slots the filesystem reads as zeros (MariaDB's ibdata1 area). */
   unwrittenCopies: DoublewriteCopy[];
   checkpointLsn: number | null;
-  fileOps: RedoFileOps | null; // MariaDB 10.8+: the redo log's file operations since the checkpoint
+  /** MariaDB 10.8+: the redo log's file operations and page-0 header writes since the checkpoint. */
+  fileOps: RedoFileOps | null;
   pagesTouched: TruthCounts;
   /** Every page a pending write touched, with its writes and class: the truth the record summarises. */
   truth: PageTruth[];
@@ -99,7 +100,7 @@ export async function scanCrashImage(
     truth: truth.pages,
     pageZero: pageZeroWrites(truth.pages),
     reconciliation: reconcileScan(truth.pages, scan),
-    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesPending(truth.pages, scan, journal, plan), rules, unwrittenCopies),
+    torn: describeTornPages(truth.pages, scan, copies, checkpointLsn, copiesPending(truth.pages, scan, journal, plan), rules, unwrittenCopies, fileOps),
     writeOrder,
     rocksdb: settings.server.engine === 'rocksdb' ? rocksdbWrites(plan, extents) : null,
   };
