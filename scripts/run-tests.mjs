@@ -9,7 +9,7 @@
 //   --setup-times FILE  print the set-up steps' times that make wrote to FILE, then delete it
 //   other arguments     passed to tap (e.g. test files)
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { writeUnloadedCoverage } from './cover-unloaded.mjs';
 import { listFailures } from './list-failures.mjs';
 import { fileTimesIn, slowestLines } from './slowest-files.mjs';
@@ -42,8 +42,9 @@ tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
 tapArgs.push('--exclude=**/*.dm.test.ts');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
 // Integration files share loop devices, the CPU and (one of them) fills every free loop device
-// on purpose: the full suite runs its files one at a time.
-else tapArgs.push('--jobs=1');
+// on purpose: each runs alone (tap's `serial`: nothing else runs beside it). The other files run
+// two at a time: tap starts a process for each, seconds a file before its first test.
+tapArgs.push('--jobs=2', ...serialFiles('test').map((f) => `--serial=${f}`));
 tapArgs.push(...rest);
 
 // A summary left by an earlier run must not stand in for this one's.
@@ -117,6 +118,15 @@ if (failures.length > 30) console.log(`# ... and ${failures.length - 30} more fa
 if (failures.length === 0 && count('fail') > 0) console.log("# failed: no saved result names it; see 'not ok' above");
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${todo ? `, ${todo} todo` : ''}`);
 process.exit(code !== 0 || failed > 0 ? 1 : 0);
+
+/** The files that must run alone: *.int, *.docker and *.dm test files, by path from here. */
+function serialFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : serialFiles(path);
+    return /\.(int|docker|dm)\.test\.ts$/.test(e.name) ? [path] : [];
+  });
+}
 
 function exitOf(child) {
   return new Promise((done) => child.on('close', (c, sig) => done(c ?? (sig ? 1 : 0))));
