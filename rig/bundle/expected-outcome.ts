@@ -7,22 +7,10 @@
  */
 import type { LoadResult } from '../load/index.js';
 import { DEFAULT_SCHEMA } from '../load/dataset.js';
-import type { CycleRecord, Verdict } from '../results/types.js';
+import { failureClass } from '../findings/failure-signature.js';
+import type { CycleRecord } from '../results/types.js';
 import { serverIdentity } from '../runtime/server-identity.js';
 import { shellQuote } from '../vm/shell-quote.js';
-
-export type Outcome = 'refuses' | 'corrupts' | 'loses-commits' | 'crashed' | 'hangs' | 'shutdown-crash';
-
-const OUTCOMES: Partial<Record<Verdict, Outcome>> = {
-  detected: 'refuses', refused: 'refuses', 'wal-tail-refused': 'refuses',
-  'reported-corruption': 'corrupts', 'silent-corruption': 'corrupts',
-  'lost-commit': 'loses-commits', crashed: 'crashed', hung: 'hangs', 'shutdown-crash': 'shutdown-crash',
-};
-
-/** The outcome class a verdict shows, or null for a verdict that is no failure. */
-export function outcomeOf(verdict: Verdict): Outcome | null {
-  return OUTCOMES[verdict] ?? null;
-}
 
 /** An extended regular expression that matches `text` literally. */
 export function literalPattern(text: string): string {
@@ -50,7 +38,7 @@ export function imageFor(record: CycleRecord): string {
 }
 
 export function expectedEnv(record: CycleRecord, load: LoadResult | null): string {
-  const outcome = outcomeOf(record.verdict);
+  const outcome = failureClass(record.verdict);
   if (!outcome) throw new Error(`${record.verdict} is not a failure`);
   const flavor = serverIdentity(record.server?.version ?? '').flavor;
   const line = failureLine(record);

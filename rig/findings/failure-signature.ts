@@ -1,13 +1,32 @@
 /**
  * What makes two judged crash states the same failure, for a search that must keep the failure it
- * shrinks: the same verdict and the same written-up finding (rig/findings/catalog.ts); where no
- * finding explains it, the same verdict and the first classified error-log event that names a
+ * shrinks: the same class of verdict (the server refused to start, answered with corruption, lost
+ * commits, died, hung, or failed its shutdown: `detected` and `refused` are one class, the torn
+ * pages that tell them apart are what a shrink takes away) and the same written-up finding
+ * (rig/findings/catalog.ts); where no finding explains it, the same class and the first classified
+ * error-log event that names a
  * page (a corruption, an abort, an LSN in the future, a WAL refusal, another error), by its kind
- * and the page it names. A state that holds its expectation fails nothing; a rig error is no
- * failure of the server's.
+ * and the page it names. A state fails when it contradicts its expectation, or, in a scenario that
+ * expects torn pages (a negative control, DETECT_ONLY), when the server did not recover: what
+ * such a scenario holds is still the server failing. A rig error is no failure of the server's.
  */
 import { FINDINGS, FINDING_IDS, type FindingId } from './catalog.js';
+import { contradicts, needsTear } from '../results/expectation.js';
 import type { CycleRecord, LogEventKind, Verdict } from '../results/types.js';
+
+/** What a server run shows of a failure, without the rig's scans. */
+export type FailureClass = 'refuses' | 'corrupts' | 'loses-commits' | 'crashed' | 'hangs' | 'shutdown-crash';
+
+const CLASSES: Partial<Record<Verdict, FailureClass>> = {
+  detected: 'refuses', refused: 'refuses', 'wal-tail-refused': 'refuses',
+  'reported-corruption': 'corrupts', 'silent-corruption': 'corrupts',
+  'lost-commit': 'loses-commits', crashed: 'crashed', hung: 'hangs', 'shutdown-crash': 'shutdown-crash',
+};
+
+/** The class of a failing verdict, or null for a verdict that is no failure (restored, no-torn, rig-error). */
+export function failureClass(verdict: Verdict): FailureClass | null {
+  return CLASSES[verdict] ?? null;
+}
 
 export interface FailureSignature {
   verdict: Verdict;
@@ -20,7 +39,9 @@ const FAILURE_EVENTS: ReadonlySet<LogEventKind> = new Set(['corruption', 'abort'
 
 /** The failure a judged state shows, or null when it shows none (held, or a rig error). */
 export function failureOf(record: CycleRecord): FailureSignature | null {
-  if (record.verdict === 'rig-error' || record.expectationHeld) return null;
+  if (record.verdict === 'rig-error') return null;
+  const failed = needsTear(record.expectation) ? contradicts('recovers', record.verdict, record.tornPagesBefore.length) : !record.expectationHeld;
+  if (!failed) return null;
   const finding = FINDING_IDS.find((id) => FINDINGS[id].matches(record)) ?? null;
   if (finding) return { verdict: record.verdict, finding, event: null };
   const named = record.errorLog.events.find((e) => FAILURE_EVENTS.has(e.kind) && (e.page !== undefined || e.file !== undefined));
@@ -30,7 +51,7 @@ export function failureOf(record: CycleRecord): FailureSignature | null {
 
 export function sameFailure(a: FailureSignature | null, b: FailureSignature | null): boolean {
   if (!a || !b) return false;
-  return a.verdict === b.verdict && a.finding === b.finding && JSON.stringify(a.event) === JSON.stringify(b.event);
+  return failureClass(a.verdict) === failureClass(b.verdict) && a.finding === b.finding && JSON.stringify(a.event) === JSON.stringify(b.event);
 }
 
 /** "reported-corruption, finding page0-not-restored" or "detected, corruption of ./db/t.ibd page 3". */

@@ -1,13 +1,13 @@
 /**
  * What a bundle tells reproduce.sh (rig/bundle/expected-outcome.ts) and the options it passes the
- * server (rig/bundle/write-bundle.ts portableOptions): each failing verdict's outcome class, the
- * failure's log line without the parts that differ run to run (as a literal pattern the shell's
- * grep -E matches), the image a Docker user runs, the ledger, values the shell reads back as
- * written, and the rig's options without the paths the script sets itself.
+ * server (rig/bundle/write-bundle.ts portableOptions): the failure's log line without the parts
+ * that differ run to run (as a literal pattern the shell's grep -E matches), the image a Docker
+ * user runs, the ledger, values the shell reads back as written, and the rig's options without
+ * the paths the script sets itself.
  */
 import t from 'tap';
 import { execa } from 'execa';
-import { expectedEnv, failureLine, imageFor, literalPattern, outcomeOf } from '../../rig/bundle/expected-outcome.js';
+import { expectedEnv, failureLine, imageFor, literalPattern } from '../../rig/bundle/expected-outcome.js';
 import { portableOptions } from '../../rig/bundle/write-bundle.js';
 import type { LoadResult } from '../../rig/load/index.js';
 import type { CycleRecord } from '../../rig/results/types.js';
@@ -22,13 +22,6 @@ const record = (verdict: CycleRecord['verdict'], extra: Partial<CycleRecord> = {
     errorLog: { excerpt: '', events: [{ line: 7, kind: 'recovery-start', text: 'start' }, { line: 9, kind: 'corruption', text: MARIADB_LINE, page: 0, file: './sbtest/sbtest3.ibd' }] },
     ...extra,
   });
-
-t.test('outcome classes of the failing verdicts, none for a pass', async (t) => {
-  t.same(['detected', 'refused', 'wal-tail-refused', 'reported-corruption', 'silent-corruption', 'lost-commit', 'crashed', 'hung', 'shutdown-crash'].map((v) => outcomeOf(v as CycleRecord['verdict'])),
-    ['refuses', 'refuses', 'refuses', 'corrupts', 'corrupts', 'loses-commits', 'crashed', 'hangs', 'shutdown-crash']);
-  t.equal(outcomeOf('restored'), null);
-  t.equal(outcomeOf('no-torn'), null);
-});
 
 t.test("the failure's log line from after its level, for MariaDB and MySQL", async (t) => {
   t.equal(failureLine(record('reported-corruption')), "InnoDB: The first page of file ./sbtest/sbtest3.ibd is corrupted (it's \"odd\")");

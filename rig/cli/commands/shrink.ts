@@ -1,7 +1,8 @@
 /**
  * `rig shrink CYCLE_DIR [--out DIR] [--max-trials N]`: the smallest crash that still breaks the
  * server the same way (rig/shrink/shrink-cut.ts), from a live cycle or an explore state that
- * contradicted its expectation, written as a cycle folder `rig repro` rebuilds. Progress on
+ * contradicted its expectation (or, in a negative control, where the server did not recover),
+ * written as a cycle folder `rig repro` rebuilds. Progress on
  * stderr; Ctrl-C stops the search, keeps the smallest failing plan found so far in DIR, and
  * leaves nothing mounted or running. Exit 0 when shrunk, 1 when the failure did not come back,
  * 2 on bad input, 3 on a rig failure.
@@ -18,7 +19,7 @@ import type { CycleRecord } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { serverIdentity } from '../../runtime/server-identity.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
-import { describeFailure } from '../../findings/failure-signature.js';
+import { describeFailure, failureOf } from '../../findings/failure-signature.js';
 import { shrinkCut } from '../../shrink/shrink-cut.js';
 import { writeShrunkFolder } from '../../shrink/shrunk-folder.js';
 import { runAction } from '../run-action.js';
@@ -29,7 +30,7 @@ const DEFAULT_MAX_TRIALS = 200;
 function checkInput(cycleDir: string, out: string, maxTrials: number): CycleRecord {
   const record = loadCycleRecord(cycleDir);
   if (record.verdict === 'rig-error') throw badInput(`${cycleDir} is a rig error (${record.error ?? record.reason}), not a failure of the server's: nothing to shrink`);
-  if (record.expectationHeld) throw badInput(`${cycleDir} held its expectation (${record.expectation}: ${record.verdict}): nothing to shrink; name a cycle that contradicted it`);
+  if (!failureOf(record)) throw badInput(`${cycleDir} held its expectation (${record.expectation}: ${record.verdict}): nothing to shrink; name a cycle that contradicted it`);
   const evidence = record.explore ? ['plan.json'] : ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
   const missing = evidence.find((f) => !existsSync(join(cycleDir, f)));
   if (missing) throw badInput(`${cycleDir} kept no evidence (${missing} is missing): its crash image cannot be rebuilt, so it cannot be shrunk`);
