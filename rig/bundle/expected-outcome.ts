@@ -18,12 +18,14 @@ export function literalPattern(text: string): string {
 }
 
 /**
- * The log line that names the failure: of the classified events, the first corruption, abort,
- * LSN in the future or WAL refusal, from after its level (`[ERROR]`, `[Note]`): the timestamp and
- * thread before it differ run to run. Empty when the log named none.
+ * The log line that names the failure: the first the server logged of a corruption, an LSN in the
+ * future, a WAL refusal or another error (the cause), else the first abort (what followed it);
+ * from after its level (`[ERROR]`, `[Note]`): the timestamp and thread before it differ run to
+ * run. Empty when the log named none.
  */
 export function failureLine(record: CycleRecord): string {
-  const event = record.errorLog.events.find((e) => ['corruption', 'abort', 'lsn-in-future', 'rocksdb-wal'].includes(e.kind));
+  const events = record.errorLog.events;
+  const event = events.find((e) => ['corruption', 'lsn-in-future', 'rocksdb-wal', 'error'].includes(e.kind)) ?? events.find((e) => e.kind === 'abort');
   if (!event) return '';
   return event.text.replace(/^.*?\[(?:ERROR|Error|Warning|Note|System)\]\s*/, '').trim();
 }

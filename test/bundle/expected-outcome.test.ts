@@ -28,6 +28,11 @@ t.test("the failure's log line from after its level, for MariaDB and MySQL", asy
   const mysql = record('detected', { errorLog: { excerpt: '', events: [{ line: 3, kind: 'corruption', text: '2026-12-01T21:01:02.123456Z 1 [ERROR] [MY-011906] [InnoDB] Database page corruption on disk or a failed file read of page [page id: space=0, page number=5].' }] } });
   t.equal(failureLine(mysql), '[MY-011906] [InnoDB] Database page corruption on disk or a failed file read of page [page id: space=0, page number=5].');
   t.equal(failureLine(record('hung', { errorLog: { excerpt: '', events: [] } })), '');
+  const refused = record('refused', { errorLog: { excerpt: '', events: [
+    { line: 3, kind: 'error', text: '2026-12-01 23:34:12 0 [ERROR] InnoDB: Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace 62' },
+    { line: 4, kind: 'abort', text: '2026-12-01 23:34:12 0 [ERROR] InnoDB: Plugin initialization aborted with error Data structure corruption' },
+  ] } });
+  t.equal(failureLine(refused), 'InnoDB: Missing FILE_CREATE, FILE_DELETE or FILE_MODIFY before FILE_CHECKPOINT for tablespace 62', 'the cause, not the abort after it');
 });
 
 t.test('the literal pattern matches the line with grep -E, and nothing looser', async (t) => {
