@@ -2,7 +2,8 @@
  * Builds the images a run needs: skips a server image the engine already has (the cache), imports
  * the debootstrap base first for the offline image, and streams the build steps as progress lines.
  * The rig's own image is built from the project's files every time, so it never runs older code
- * than the checkout; the engine's layer cache makes that a few seconds when nothing changed.
+ * than the checkout; the engine's layer cache makes that a few seconds when nothing changed, and
+ * what a build of older sources left dangling (labelled powercut-rig.sources) is pruned after it.
  * Builds use the host network (this engine has no bridge) and remove intermediate containers.
  */
 import type Dockerode from 'dockerode';
@@ -59,10 +60,16 @@ export async function buildImages(request: BuildRequest): Promise<BuiltImage[]> 
     }
     log(`${prefix}: building from images/${spec.name}`);
     await buildOne(request, spec, (line) => log(`  ${line}`));
+    if (spec.context === 'project') await pruneOlderSources(request.docker);
     log(`${prefix}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     results.push({ name: spec.name, tag: spec.tag, status: 'built', ms: Date.now() - started });
   }
   return results;
+}
+
+/** Images of older sources of the rig's own image, dangling since a newer build took the tag. */
+async function pruneOlderSources(docker: Dockerode): Promise<void> {
+  await docker.pruneImages({ filters: { dangling: ['true'], label: ['powercut-rig.sources=rig'] } });
 }
 
 /** The build context and options of one image: its own folder, or the project's top level. */
