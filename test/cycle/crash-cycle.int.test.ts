@@ -110,7 +110,7 @@ t.test('doublewrite on, atomic 4k: the live cut judged as its evidence says; ind
   const s = scenario('dw-on-4k', true, 4096, 'ext4');
   const live = await cycle(t, s, 1);
   checkJudged(t, live);
-  const { record, pages } = await aimedState(join(work, live.id), join(work, 'dw-on-aimed'), s, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn');
+  const { record, pages } = await aimedState(join(work, live.id), join(work, 'dw-on-aimed'), s, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn', { earlier: tableIndexPage });
   t.comment(`aimed: ${pages.map((p) => `${p.file}#${p.page}`).join(', ')} torn; ${record.verdict}: ${record.reason}`);
   checkTruth(t, record);
   checkJudged(t, record);

@@ -91,7 +91,7 @@ async function baseState(t: Tap): Promise<Base> {
     runtime, serverVersion: `${name} ${version}`, repro: `rig repro ${dir}`,
   });
   t.comment(`live: ${live.verdict}: ${live.reason}`);
-  const aimed = await aimedState(dir, join(work, 'base'), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn');
+  const aimed = await aimedState(dir, join(work, 'base'), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn', { earlier: tableIndexPage });
   const { record } = aimed;
   t.comment(`base: ${aimed.pages.map((p) => `${p.file} page ${p.page}`).join(', ')} torn; ${record.verdict}: ${record.reason}`);
   t.equal(record.verdict, 'restored', 'the server restored every page torn on purpose');

@@ -84,7 +84,7 @@ if (engine) {
 
   /** From the cycle's cut: its tables' index pages torn where an accepted copy exists, every other write landed. */
   async function restoredThroughDoublewrite(t: Test, record: CycleRecord, settings: ScenarioSettings): Promise<void> {
-    const aimed = await aimedState(join(work, record.id), join(work, `${record.id}-aimed`), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn');
+    const aimed = await aimedState(join(work, record.id), join(work, `${record.id}-aimed`), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn', { earlier: tableIndexPage });
     const state = aimed.record;
     t.comment(`aimed: ${aimed.pages.map((p) => `${p.file}#${p.page}`).join(', ')} torn; ${state.verdict}: ${state.reason}`);
     t.equal(state.tornPagesBefore.length, aimed.pages.length, 'exactly the pages torn on purpose are torn');

@@ -116,7 +116,7 @@ if (engine) {
     // (with two, MySQL may take an older one first: docs/findings/mysql-stale-dblwr-copy.md)
     const oneCopy = (p: ProbedPage) => hasAcceptedCopy(p) && p.torn!.doublewrite.copies.filter((c) => c.valid).length === 1;
     const aimed = await aimedState(join(work, record.id), join(work, 'dw-on-aimed'), record.settings, runtime,
-      (p) => oneCopy(p) && (tableIndexPage(p) || (p.page === 0 && p.file.endsWith('.ibd'))), 'index pages and page 0s with one accepted copy torn', { bounds: BOUNDS });
+      (p) => oneCopy(p) && (tableIndexPage(p) || (p.page === 0 && p.file.endsWith('.ibd'))), 'index pages and page 0s with one accepted copy torn', { bounds: BOUNDS, earlier: tableIndexPage });
     const state = aimed.record;
     const stateLog = readFileSync(join(work, 'dw-on-aimed', 'error.log'), 'utf8');
     t.comment(`aimed: ${aimed.pages.map((p) => `${p.file}#${p.page}`).join(', ')} torn; ${state.verdict}: ${state.reason}`);
