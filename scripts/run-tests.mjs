@@ -41,10 +41,12 @@ tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
 // they match.
 tapArgs.push('--exclude=**/*.dm.test.ts');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
-// Integration files share loop devices, the CPU and (one of them) fills every free loop device
-// on purpose: each runs alone (tap's `serial`: nothing else runs beside it). The other files run
-// two at a time: tap starts a process for each, seconds a file before its first test.
-tapArgs.push('--jobs=2', ...serialFiles('test').map((f) => `--serial=${f}`));
+// Files run two at a time (tap starts a process for each, seconds a file before its first test;
+// an integration file spends much of its time waiting on a server or the disk). A file runs alone
+// (tap's `serial`: nothing beside it) when it says so with a line `// runs alone: why` (it fills
+// every free loop device, or asks a global `rig cleanup` for nothing else's), and every
+// *.docker.test.ts does: each starts the engine when none answers and stops it when done.
+tapArgs.push('--jobs=2', ...aloneFiles('test').map((f) => `--serial=${f}`));
 tapArgs.push(...rest);
 
 // A summary left by an earlier run must not stand in for this one's.
@@ -120,11 +122,12 @@ console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped
 process.exit(code !== 0 || failed > 0 ? 1 : 0);
 
 /** The files that must run alone: *.int, *.docker and *.dm test files, by path from here. */
-function serialFiles(dir) {
+function aloneFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : serialFiles(path);
-    return /\.(int|docker|dm)\.test\.ts$/.test(e.name) ? [path] : [];
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : aloneFiles(path);
+    if (!/\.test\.ts$/.test(e.name)) return [];
+    return /\.docker\.test\.ts$/.test(e.name) || /^\/\/ runs alone: /m.test(readFileSync(path, 'utf8')) ? [path] : [];
   });
 }
 

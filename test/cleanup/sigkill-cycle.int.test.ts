@@ -3,6 +3,7 @@
  * its run folder and the power-fail disk are left behind. `rig cleanup` kills that server, which
  * holds files on the disk, before it takes the disk down; a second `rig cleanup` finds nothing.
  */
+// runs alone: its global `rig cleanup` must find only what its killed cycle left
 import t from 'tap';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

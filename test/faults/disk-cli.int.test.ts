@@ -7,6 +7,7 @@
  * Every run here uses its own registry of live disks (RIG_REGISTRY_DIR), so `rig cleanup` sees only
  * this file's disks, never another run's on the same machine.
  */
+// runs alone: it fills every free loop device, and its global `rig cleanup` must find only its own
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync, writeFileSync } from 'node:fs';

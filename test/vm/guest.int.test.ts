@@ -4,6 +4,7 @@
  * codes pass through; a timeout, Ctrl-C and a killed rig (with `rig cleanup`) leave no guest.
  * Each boot costs the host CPU for some seconds: one boot carries the checks that can share it.
  */
+// runs alone: its global `rig cleanup` must find only what its killed guest left
 import t from 'tap';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
