@@ -18,5 +18,5 @@ const program = new Command('rig')
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
-registerCommands(program);
+await registerCommands(program, process.argv[2]);
 await program.parseAsync(process.argv);

@@ -5,7 +5,8 @@
  * started it; `stop()` ends only an engine we started or adopted from a run that is gone, never
  * one a live rig process started (that process stops it).
  */
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
+import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { rigFailure } from '../errors.js';
 import { ensureDockerd } from './install-docker.js';
@@ -31,6 +32,10 @@ export interface EngineOptions {
 
 const PING_TIMEOUT_MS = 3000;
 
+/** The client class, loaded (it is CommonJS) when a client is first made: a command that talks to no engine never loads it. */
+const require = createRequire(import.meta.url);
+const client = (): typeof Dockerode => require('dockerode') as typeof Dockerode;
+
 function optionsFor(address: string): Dockerode.DockerOptions {
   if (address.startsWith('unix://')) return { socketPath: address.slice('unix://'.length) };
   if (address.startsWith('/')) return { socketPath: address };
@@ -40,13 +45,13 @@ function optionsFor(address: string): Dockerode.DockerOptions {
 
 /** A client for the engine at `address` (a socket path, unix:// or tcp:// address). */
 export function dockerAt(address: string): Dockerode {
-  return new Dockerode(optionsFor(address));
+  return new (client())(optionsFor(address));
 }
 
 /** True when the engine at `address` answers a ping within a few seconds. */
 export async function pingEngine(address: string): Promise<boolean> {
   try {
-    const probe = new Dockerode({ ...optionsFor(address), timeout: PING_TIMEOUT_MS });
+    const probe = new (client())({ ...optionsFor(address), timeout: PING_TIMEOUT_MS });
     await probe.ping();
     return true;
   } catch {

@@ -1,8 +1,9 @@
 /**
  * A mysql2 connection to a server over its unix socket, as the rig's one user (root, no password,
- * as the datadir was initialised).
+ * as the datadir was initialised). The driver loads with the first connection: a command that
+ * never connects (`rig disk`, `rig cleanup`) does not pay for it.
  */
-import { createConnection, type Connection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 
 export interface ServerEndpoint {
   socketPath: string;
@@ -15,6 +16,7 @@ export async function connectToServer(
   endpoint: ServerEndpoint,
   options: { connectTimeoutMs?: number } = {},
 ): Promise<Connection> {
+  const { createConnection } = await import('mysql2/promise');
   return createConnection({
     socketPath: endpoint.socketPath,
     user: endpoint.user ?? 'root',

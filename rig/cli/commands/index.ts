@@ -1,24 +1,33 @@
-/** Every `rig` subcommand, one module each. */
+/**
+ * Every `rig` subcommand, one module each, loaded only when asked for: `rig disk status` loads the
+ * disk's modules and not the Docker client, the SQL driver or the campaign schema. Help, a version
+ * or an unknown name loads them all, in this order, the order help lists them in.
+ */
 import type { Command } from 'commander';
-import { register as disk } from './disk.js';
-import { register as report } from './report.js';
-import { register as images } from './images.js';
-import { register as scan } from './scan.js';
-import { register as merge } from './merge.js';
-import { register as cleanup } from './cleanup.js';
-import { register as cycle } from './cycle.js';
-import { register as repro } from './repro.js';
-import { register as campaign } from './campaign.js';
-import { register as explore } from './explore.js';
-import { register as perf } from './perf.js';
-import { register as vm } from './vm.js';
-import { register as shrink } from './shrink.js';
-import { register as bundle } from './bundle.js';
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [disk, report, images, scan, merge, cleanup, cycle, repro, shrink, bundle, campaign, explore, perf, vm];
+const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
+  disk: () => import('./disk.js'),
+  report: () => import('./report.js'),
+  images: () => import('./images.js'),
+  scan: () => import('./scan.js'),
+  merge: () => import('./merge.js'),
+  cleanup: () => import('./cleanup.js'),
+  cycle: () => import('./cycle.js'),
+  repro: () => import('./repro.js'),
+  shrink: () => import('./shrink.js'),
+  bundle: () => import('./bundle.js'),
+  campaign: () => import('./campaign.js'),
+  explore: () => import('./explore.js'),
+  perf: () => import('./perf.js'),
+  vm: () => import('./vm.js'),
+};
 
-export function registerCommands(program: Command): void {
-  for (const register of commands) register(program);
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** Registers the command `wanted` names (the first argument), or every command when it names none. */
+export async function registerCommands(program: Command, wanted?: string): Promise<void> {
+  const names = wanted !== undefined && Object.hasOwn(COMMANDS, wanted) ? [wanted] : COMMAND_NAMES;
+  for (const m of await Promise.all(names.map((name) => COMMANDS[name]!()))) m.register(program);
 }

@@ -1,0 +1,31 @@
+/**
+ * The CLI loads one command's module for `rig NAME ...`, and all of them for help or a name it does
+ * not know (rig/cli/commands/index.ts): each module must register exactly the command it is filed
+ * under, or `rig NAME` would find nothing to run.
+ */
+import t from 'tap';
+import { Command } from 'commander';
+import { COMMAND_NAMES, registerCommands } from '../../../rig/cli/commands/index.js';
+
+t.test('rig NAME registers that command alone', async (t) => {
+  for (const name of COMMAND_NAMES) {
+    const program = new Command('rig');
+    await registerCommands(program, name);
+    t.same(program.commands.map((c) => c.name()), [name], name);
+  }
+});
+
+t.test('no name, help or an unknown name: every command, in the order help lists them', async (t) => {
+  for (const wanted of [undefined, '--help', 'nonesuch']) {
+    const program = new Command('rig');
+    await registerCommands(program, wanted);
+    t.same(program.commands.map((c) => c.name()), COMMAND_NAMES, String(wanted));
+  }
+  t.same(COMMAND_NAMES, ['disk', 'report', 'images', 'scan', 'merge', 'cleanup', 'cycle', 'repro', 'shrink', 'bundle', 'campaign', 'explore', 'perf', 'vm']);
+});
+
+t.test('a name that is a property of every object is not a command', async (t) => {
+  const program = new Command('rig');
+  await registerCommands(program, 'constructor');
+  t.equal(program.commands.length, COMMAND_NAMES.length);
+});
