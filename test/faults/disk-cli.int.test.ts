@@ -5,9 +5,9 @@
  * removes the remains; and the up/status/cut/down path with a reproducible crash image.
  *
  * Every run here uses its own registry of live disks (RIG_REGISTRY_DIR), so `rig cleanup` sees only
- * this file's disks, never another run's on the same machine.
+ * this file's disks, never another run's on the same machine. Running out of loop devices is
+ * test/faults/no-free-loop.int.test.ts, which runs alone.
  */
-// runs alone: it fills every free loop device, and its global `rig cleanup` must find only its own
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,7 @@ import { execa, type ResultPromise } from 'execa';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import { readRecord } from '../../faults/disk-record.js';
-import { maxLoopDevices } from '../../faults/preflight.js';
-import { loopBackingFile, waitFor } from '../../faults/system.js';
+import { waitFor } from '../../faults/system.js';
 import { tearDownDisk } from '../../faults/teardown.js';
 import { ensureBuilt, leftoversUnder, plainEnv, rig, waitForHelper } from '../fixtures/rig-cli.js';
 
@@ -113,46 +112,6 @@ t.test('rig disk up --profile nvme: a durable cache, where completed writes are 
   const down = await rig(['disk', 'down', '--dir', dir], env);
   t.equal(down.exitCode, 0, `down: ${down.stderr}`);
   t.same(leftoversUnder(dir), [], 'down leaves nothing');
-});
-
-/** Attached loop devices, by anyone. */
-function attachedLoops(): number {
-  return readdirSync('/sys/block').filter((n) => n.startsWith('loop') && loopBackingFile(`/dev/${n}`)).length;
-}
-
-t.test('bad input: no free loop device', async (t) => {
-  const max = maxLoopDevices() ?? 8;
-  const mine: string[] = [];
-  t.teardown(async () => {
-    for (const dev of mine) await execa('losetup', ['-d', dev], { reject: false });
-  });
-  const files = join(root, 'loop-fillers');
-  mkdirSync(files);
-  // take every free loop device, up to the kernel's max_loop, for as short a time as we can
-  for (let i = 0; attachedLoops() < max; i++) {
-    const file = join(files, `f${i}`);
-    await execa('truncate', ['-s', '1M', file]);
-    const r = await execa('losetup', ['--find', '--show', file], { reject: false });
-    if (r.exitCode !== 0) break;
-    mine.push(r.stdout.trim());
-  }
-  const probe = await execa('losetup', ['--find'], { reject: false });
-  if (probe.exitCode === 0) {
-    // LOOP_CTL_GET_FREE adds a device when none is free unless max_loop was given at boot or load
-    const why =
-      `this kernel creates loop devices on demand beyond max_loop=${max} (losetup --find gave ` +
-      `${probe.stdout.trim()} with ${attachedLoops()} attached, ${mine.length} of them ours), so no free loop device can be run out of here`;
-    for (const dev of mine.splice(0)) await execa('losetup', ['-d', dev], { reject: false });
-    t.plan(0, why);
-    return;
-  }
-  const dir = workDir(t);
-  const r = await rig(['disk', 'up', '--dir', dir, '--size', '128M'], env);
-  for (const dev of mine.splice(0)) await execa('losetup', ['-d', dev], { reject: false });
-  t.equal(r.exitCode, 2);
-  t.match(String(r.stderr).trim(), /^rig: no free loop device .*rig cleanup'$/);
-  t.equal(String(r.stderr).trim().split('\n').length, 1, 'one line');
-  t.same(leftoversUnder(dir), [], 'nothing left behind');
 });
 
 /** Waits for a child to end; returns the signal that ended it, or its exit code. */
