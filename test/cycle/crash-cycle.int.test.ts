@@ -19,6 +19,7 @@ import type { CycleRecord, FlushMethod, ScenarioSettings, ServerSettings } from 
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 import { aimedState, hasAcceptedCopy, tableIndexPage } from '../fixtures/aimed-state.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const LOCAL = shippedProfile('local');
 
@@ -49,7 +50,7 @@ async function cycle(t: Tap, settings: ScenarioSettings, seed: number): Promise<
     seed,
     expectation: settings.expect,
     dir,
-    cacheRoot: join(work, 'cache'),
+    cacheRoot: PREPARED_CACHE,
     runtime,
     serverVersion: `${server} ${version}`,
     repro: `rig repro ${dir}`,

@@ -18,6 +18,7 @@ import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../rig/results/pa
 import type { ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { checkJudged, checkTruth } from '../fixtures/judged-cycle.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { localScenario } from '../fixtures/local-scenario.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-lifecycle-test-'));
@@ -37,7 +38,7 @@ t.test('a crash cycle under every lifecycle kind is judged as its evidence says'
   const dir = join(work, 'lifecycle-1');
   const r = await runCycle({
     id: 'lifecycle-1', settings, cycle: 1, seed: 1, expectation: settings.expect, dir,
-    cacheRoot: join(work, 'cache'), runtime, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
+    cacheRoot: PREPARED_CACHE, runtime, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
   });
   t.comment(`${r.id}: ${r.verdict}, ${r.tornPagesBefore.length} torn; ${r.reason}; timings ${JSON.stringify(r.timings)}`);
   if (r.cut) checkTruth(t, r);

@@ -30,6 +30,7 @@ import type { CycleRecord, ScenarioSettings, ServerSettings, TornPage } from '..
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CrashEdit } from '../../rig/cycle/judge-cut.js';
 import { aimedState, hasAcceptedCopy, tableIndexPage } from '../fixtures/aimed-state.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { rejudge } from '../fixtures/rejudge.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
@@ -87,7 +88,7 @@ async function baseState(t: Tap): Promise<Base> {
   const dir = join(work, 'live');
   const { server: name, version } = await runtime.describe();
   const live = await runCycle({
-    id: 'live', settings, cycle: 1, seed: 1, expectation: settings.expect, dir, cacheRoot: join(work, 'cache'),
+    id: 'live', settings, cycle: 1, seed: 1, expectation: settings.expect, dir, cacheRoot: PREPARED_CACHE,
     runtime, serverVersion: `${name} ${version}`, repro: `rig repro ${dir}`,
   });
   t.comment(`live: ${live.verdict}: ${live.reason}`);

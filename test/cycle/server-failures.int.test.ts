@@ -20,6 +20,7 @@ import { contradicts } from '../../rig/results/expectation.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CycleRecord, RecoveryBounds, ScenarioSettings } from '../../rig/results/types.js';
 import { FaultyRuntime, type Fault } from '../fixtures/faulty-runtime.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { rejudge } from '../fixtures/rejudge.js';
 import { localScenario } from '../fixtures/local-scenario.js';
 
@@ -45,7 +46,7 @@ function baseState(): Promise<{ dir: string; plan: CrashPlan; record: CycleRecor
     const dir = join(work, 'live');
     const live = await runCycle({
       id: 'live', settings, cycle: 1, seed: 5, expectation: 'recovers', dir,
-      cacheRoot: join(work, 'cache'), runtime: local, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
+      cacheRoot: PREPARED_CACHE, runtime: local, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
     });
     t.comment(`live: ${live.verdict}, ${live.cut?.pending} writes pending at the cut; ${live.reason}`);
     if (!live.cut) throw new Error(`the live cycle never cut: ${live.reason}`);

@@ -34,6 +34,7 @@ import { readPageSync } from '../../rig/pages/read-page.js';
 import type { CycleRecord, FlushMethod, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { shippedProfile } from '../../faults/device-profile.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const LOCAL = shippedProfile('local');
 
@@ -62,7 +63,7 @@ async function cycle(t: Tap, settings: ScenarioSettings, seed: number): Promise<
   const dir = join(work, `${settings.name}-${seed}`);
   const record = await runCycle({
     id: `${settings.name}-${seed}`, settings, cycle: seed, seed, expectation: settings.expect, dir,
-    cacheRoot: join(work, 'cache'), runtime, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
+    cacheRoot: PREPARED_CACHE, runtime, serverVersion: `${server} ${version}`, repro: `rig repro ${dir}`,
   });
   const w = record.writeOrder;
   t.comment(`${record.id}: ${record.verdict}; write order: checkpoint ${w?.checkpointLsn ?? '?'}, ${w?.pendingVersions ?? 0} pending versions, ${w?.violationCount ?? 0} violations`);

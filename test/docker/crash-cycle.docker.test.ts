@@ -17,6 +17,7 @@ import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ServerRuntime } from '../../rig/runtime/types.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { rejudge } from '../fixtures/rejudge.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
@@ -53,7 +54,7 @@ if (engine) {
     const dir = join(work, settings.name);
     const record = await runCycle({
       id: settings.name, settings, cycle: 1, seed: 5, expectation: settings.expect, dir,
-      cacheRoot: join(work, 'cache'), runtime: runtimes.docker, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
+      cacheRoot: PREPARED_CACHE, runtime: runtimes.docker, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
     });
     t.comment(`${record.id}: ${record.verdict}, ${record.tornPagesBefore.length} torn; ${record.reason}`);
     return { dir, settings, record };

@@ -19,6 +19,7 @@ import { expectationHolds } from '../../rig/results/expectation.js';
 import type { CycleRecord } from '../../rig/results/types.js';
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 
 const image = 'powercut-rig/mariadb-offline:11.8';
@@ -52,9 +53,9 @@ if (engine) {
     const dir = join(work, settings.name);
     const record = await runCycle({
       id: settings.name, settings, cycle: 1, seed, expectation: settings.expect, dir,
-      cacheRoot: join(work, 'cache'), runtime, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
+      cacheRoot: PREPARED_CACHE, runtime, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
     });
-    t.comment(`${record.id}: ${record.verdict} in ${Object.values(record.timings).reduce((a, b) => a + (b ?? 0), 0)} ms; rocksdb writes ${JSON.stringify(record.rocksdbWrites)}; ${record.reason}`);
+    t.comment(`${record.id}: ${record.verdict} in ${Object.values(record.timings).reduce((a, b) => a + (b ?? 0), 0)} ms (${JSON.stringify(record.timings)}); rocksdb writes ${JSON.stringify(record.rocksdbWrites)}; ${record.reason}`);
     return record;
   }
 

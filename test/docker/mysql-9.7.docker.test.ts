@@ -20,6 +20,7 @@ import { contextFromEnv } from '../../rig/context.js';
 import type { CycleRecord, ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 import { keepEvidence } from '../fixtures/keep-evidence.js';
 import { aimedState, hasAcceptedCopy, tableIndexPage } from '../fixtures/aimed-state.js';
@@ -73,7 +74,7 @@ if (engine) {
     const dir = join(work, settings.name);
     const record = await runCycle({
       id: settings.name, settings, cycle: 1, seed, expectation: settings.expect, dir,
-      cacheRoot: join(work, 'cache'), runtime, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
+      cacheRoot: PREPARED_CACHE, runtime, serverVersion: `${binary} ${version}`, repro: `rig repro ${dir}`,
       recoveryBounds: BOUNDS,
     });
     t.comment(`${record.id}: ${record.verdict}, ${record.tornPagesBefore.length} torn; ${record.reason}`);

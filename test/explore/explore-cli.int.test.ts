@@ -15,9 +15,10 @@ import { contextFromEnv } from '../../rig/context.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { ensureBuilt, leftoversUnder, rig, waitForFile } from '../fixtures/rig-cli.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-explore-cli-'));
-const env = { RIG_CACHE: join(base, 'cache') };
+const env = { RIG_CACHE: PREPARED_CACHE };
 const SETTINGS = ['--doublewrite', 'off', '--atomic', '4k', '--buffer-pool', '32M', '--redo-size', '48M', '--size', '256M', '--rows', '3000', '--trigger', 'at-time 3s', '--seed', '3'];
 const readResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as CampaignResults;
 

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { rebuildStateImage } from '../../rig/explore/rebuild-state.js';
 import { runExplore } from '../../rig/explore/run-explore.js';
 import { recoveredByEvidence } from '../fixtures/judged-cycle.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { exercisedDoublewrite } from '../../rig/results/exercised.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
@@ -53,7 +54,7 @@ function claimExercised(r: CycleRecord): boolean {
 async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
   const { server, version } = await runtime.describe();
   const serverVersion = `${server} ${version}`;
-  const cacheRoot = join(work, 'cache');
+  const cacheRoot = PREPARED_CACHE;
   const settings: ScenarioSettings = { ...live, disk: { ...live.disk, trigger: { kind: 'at-time', ms: 4000 } }, explore: { states: STATES, pick: 'targeted' } };
   const recordingDir = join(work, live.name, 'recording');
   const explored = await runExplore({

@@ -18,6 +18,7 @@ import { contradicts } from '../../rig/results/expectation.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { ScenarioSettings } from '../../rig/results/types.js';
 import { homeWrites, judgeBarrier, recordOnce } from '../fixtures/recorded-states.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { localScenario } from '../fixtures/local-scenario.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-odnf-'));
@@ -31,7 +32,7 @@ const settings: ScenarioSettings = localScenario('odnf', {
 });
 
 t.test('a home write issued before its copy was flushed leaves a torn page no copy restores', async (t) => {
-  const rec = await recordOnce(settings, 1, join(work, 'recording'), join(work, 'cache'), local);
+  const rec = await recordOnce(settings, 1, join(work, 'recording'), PREPARED_CACHE, local);
   const home = homeWrites(rec);
   const early = home.filter((h) => h.copiesInFlight.length > 0);
   const candidates = early.filter((h) => !h.anyDurableCopy && h.page.type === FIL_PAGE_INDEX && h.page.number > 3 && h.page.space !== 0);

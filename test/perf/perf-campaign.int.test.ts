@@ -11,11 +11,12 @@ import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
 import { contextFromEnv } from '../../rig/context.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-perf-campaign-'));
 const tmp = join(base, 't');
 mkdirSync(tmp);
-const env = { RIG_CACHE: join(base, 'cache'), TMPDIR: tmp };
+const env = { RIG_CACHE: PREPARED_CACHE, TMPDIR: tmp };
 
 const CAMPAIGN = `name: perf-small
 seed: 1

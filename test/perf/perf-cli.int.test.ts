@@ -12,12 +12,13 @@ import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
 import { contextFromEnv } from '../../rig/context.js';
 import type { PerfRecord } from '../../rig/perf/perf-record.js';
 import { ensureBuilt, leftoversUnder, processesNaming, rig } from '../fixtures/rig-cli.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-perf-cli-'));
 const tmp = join(base, 't');
 mkdirSync(tmp);
 // the run's disks go under TMPDIR, so what a run leaves shows under base
-const env = { RIG_CACHE: join(base, 'cache'), TMPDIR: tmp };
+const env = { RIG_CACHE: PREPARED_CACHE, TMPDIR: tmp };
 const SMALL = ['--profile', 'local', '--tables', '2', '--rows', '2000', '--connections', '8', '--seconds', '3'];
 
 t.teardown(async () => {

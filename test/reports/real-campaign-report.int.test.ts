@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-real-report-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ scenarios:
 t.test('a real campaign renders a report a reviewer can read', async (t) => {
   await ensureBuilt();
   const out = join(work, 'out');
-  const run = await rig(['campaign', file, '--out', out], { RIG_CACHE: join(work, 'cache') });
+  const run = await rig(['campaign', file, '--out', out], { RIG_CACHE: PREPARED_CACHE });
   t.comment(run.stdout);
   t.ok([0, 1].includes(run.exitCode ?? -1), `the campaign ran to a verdict (exit ${run.exitCode}): ${run.stderr.split('\n').slice(-3).join(' | ')}`);
   t.same(await leftoversUnder(work), [], 'the campaign left nothing mounted, attached or running');

@@ -17,6 +17,7 @@ import { FIL_PAGE_INDEX } from '../../rig/pages/page-format.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { localScenario } from '../fixtures/local-scenario.js';
+import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { homeWrites, judgeBarrier, recordOnce } from '../fixtures/recorded-states.js';
 import { execa } from 'execa';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
@@ -26,7 +27,7 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
 const FSP_HDR = 8;
 const NOISE = 12;
-const env = { RIG_CACHE: join(work, 'cache') };
+const env = { RIG_CACHE: PREPARED_CACHE };
 
 const settings: ScenarioSettings = localScenario('shrink', {
   server: { bufferPool: '64M' }, disk: { trigger: { kind: 'at-time', ms: 6000 } }, expect: 'recovers',
