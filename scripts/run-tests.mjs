@@ -9,7 +9,7 @@
 //   --setup-times FILE  print the set-up steps' times that make wrote to FILE, then delete it
 //   other arguments     passed to tap (e.g. test files)
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { writeUnloadedCoverage } from './cover-unloaded.mjs';
 import { listFailures } from './list-failures.mjs';
 import { fileTimesIn, slowestLines } from './slowest-files.mjs';
@@ -43,11 +43,18 @@ tapArgs.push('--exclude=**/*.dm.test.ts');
 if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
 // Files run two at a time (tap starts a process for each, seconds a file before its first test;
 // an integration file spends much of its time waiting on a server or the disk). A file runs alone
-// (tap's `serial`: nothing beside it) when it says so with a line `// runs alone: why` (it fills
-// every free loop device, or asks a global `rig cleanup` for nothing else's), and every
-// *.docker.test.ts does: each starts the engine when none answers and stops it when done.
-tapArgs.push('--jobs=2', ...aloneFiles('test').map((f) => `--serial=${f}`));
-tapArgs.push(...rest);
+// when it says so with a line `// runs alone: why` (it takes every free loop device, asks a global
+// `rig cleanup` for nothing else's, or boots the guest, whose emulated CPUs take both cores), and
+// every *.docker.test.ts does: each starts the engine when none answers and stops it when done.
+// Those run after the others, in a second tap run: tap runs files in name order, and a file run
+// alone in the middle of them (tap's `serial`) idles one core while the file beside it finishes.
+// The second run names its files in a save list (tap's --save), which keeps the first run's
+// coverage. Files named on the command line run in one tap run, the alone ones with `serial`.
+const named = rest.filter((a) => !a.startsWith('-'));
+const alone = fast ? [] : aloneFiles('test');
+const runs = named.length || !alone.length
+  ? [[...tapArgs, '--jobs=2', ...alone.map((f) => `--serial=${f}`), ...rest]]
+  : [[...tapArgs, '--jobs=2', ...alone.map((f) => `--exclude=${f}`), ...rest], [...tapArgs, '--jobs=1', `--save=${saveList(alone)}`, ...rest]];
 
 // A summary left by an earlier run must not stand in for this one's.
 const SUMMARY = '.tap/report/coverage-summary.json';
@@ -57,28 +64,22 @@ const RESULTS = '.tap/test-results';
 rmSync(RESULTS, { recursive: true, force: true });
 
 const started = performance.now();
-const child = spawn('node_modules/.bin/tap', tapArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
-let tail = '';
 const files = []; // each file's time, from its line as it streams by: the tail keeps too few
-let partLine = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  const text = chunk.toString();
-  tail = (tail + text).slice(-20000);
-  const found = fileTimesIn(partLine + text);
-  files.push(...found.files);
-  partLine = found.rest;
-});
-const code = await exitOf(child);
+let code = 0;
+const totals = [];
+for (const args of runs) {
+  const run = await runTap(args, files);
+  code ||= run.code;
+  totals.push(run.totals);
+}
 const tapMs = performance.now() - started;
 
-const totals = [...tail.matchAll(/^# \{ (total: \d+.*) \}$/gm)].pop()?.[1];
-const count = (k) => Number(totals?.match(new RegExp(`${k}: (\\d+)`))?.[1] ?? 0);
+const count = (k) => totals.reduce((sum, t) => sum + Number(t?.match(new RegExp(`${k}: (\\d+)`))?.[1] ?? 0), 0);
 let failed = count('fail');
 const passed = count('pass');
 const skipped = count('skip');
 const todo = count('todo'); // known open problems, each with its reason in the output above
-if (totals === undefined) {
+if (totals.includes(undefined)) {
   console.log(`tap printed no totals line (exit ${code}): its results are unknown`);
   failed += 1;
 }
@@ -121,7 +122,35 @@ if (failures.length === 0 && count('fail') > 0) console.log("# failed: no saved 
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${todo ? `, ${todo} todo` : ''}`);
 process.exit(code !== 0 || failed > 0 ? 1 : 0);
 
-/** The files that must run alone: *.int, *.docker and *.dm test files, by path from here. */
+/**
+ * One tap run, its output passed through; the files' times go into `files`.
+ * @returns {Promise<{ code: number, totals: string | undefined }>} totals: tap's last totals line
+ */
+async function runTap(args, files) {
+  const child = spawn('node_modules/.bin/tap', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let tail = '';
+  let partLine = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    const text = chunk.toString();
+    tail = (tail + text).slice(-20000);
+    const found = fileTimesIn(partLine + text);
+    files.push(...found.files);
+    partLine = found.rest;
+  });
+  const code = await exitOf(child);
+  return { code, totals: [...tail.matchAll(/^# \{ (total: \d+.*) \}$/gm)].pop()?.[1] };
+}
+
+/** A tap save list naming these files (tap deletes it once they all pass). */
+function saveList(paths) {
+  const path = '.tap/alone-files';
+  mkdirSync('.tap', { recursive: true });
+  writeFileSync(path, paths.join('\n') + '\n');
+  return path;
+}
+
+/** The files that run alone: every *.docker test file, and those with a `// runs alone:` line, by path from here. */
 function aloneFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = `${dir}/${e.name}`;
