@@ -29,7 +29,7 @@ import { fullCrc32Checksum } from '../../rig/pages/checksums.js';
 import type { CycleRecord, ScenarioSettings, ServerSettings, TornPage } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import type { CrashEdit } from '../../rig/cycle/judge-cut.js';
-import { aimedState, hasAcceptedCopy, tableIndexPage } from '../fixtures/aimed-state.js';
+import { aimedState, hasAcceptedCopy, pastFileSpacePages, tableIndexPage } from '../fixtures/aimed-state.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { rejudge } from '../fixtures/rejudge.js';
 import { shippedProfile } from '../../faults/device-profile.js';
@@ -92,7 +92,8 @@ async function baseState(t: Tap): Promise<Base> {
     runtime, serverVersion: `${name} ${version}`, repro: `rig repro ${dir}`,
   });
   t.comment(`live: ${live.verdict}: ${live.reason}`);
-  const aimed = await aimedState(dir, join(work, 'base'), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn', { earlier: tableIndexPage });
+  const aimed = await aimedState(dir, join(work, 'base'), settings, runtime, (p) => tableIndexPage(p) && hasAcceptedCopy(p), 'index pages with an accepted copy torn',
+    { earlier: tableIndexPage, orElse: (p) => pastFileSpacePages(p) && hasAcceptedCopy(p) });
   const { record } = aimed;
   t.comment(`base: ${aimed.pages.map((p) => `${p.file} page ${p.page}`).join(', ')} torn; ${record.verdict}: ${record.reason}`);
   t.equal(record.verdict, 'restored', 'the server restored every page torn on purpose');
