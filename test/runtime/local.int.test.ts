@@ -4,6 +4,7 @@ import { access, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { RigError } from '../../rig/errors.js';
+import { readDoublewriteArea, TRX_SYS_PAGE_NO } from '../../rig/pages/doublewrite-area.js';
 import { connectToServer, closeQuietly, SERVER_PID_FILE, sweepLocalServer } from '../../rig/runtime/local.js';
 import { initializedSpec, runtime, startServer, tempDir } from '../fixtures/local-server.js';
 
@@ -71,12 +72,16 @@ t.test('a second server on a datadir in use is a rig failure', async (t) => {
 
 t.test('a server refusing corrupt data is ready:false with its log, not a rig failure', async (t) => {
   const spec = await initializedSpec(t);
-  // page 0 of the system tablespace zeroed, and its doublewrite area (pages 64-191) too: with a
-  // copy of page 0 left there (whether there is one depends on the last flush) the server restores it
+  // page 0 of the system tablespace zeroed, and its doublewrite area too: with a copy of page 0
+  // left there (whether there is one depends on the last flush) the server restores it
   const ps = spec.settings.pageSize;
   const handle = await open(join(spec.datadir, 'ibdata1'), 'r+');
+  const trxSys = Buffer.alloc(ps);
+  await handle.read(trxSys, 0, ps, TRX_SYS_PAGE_NO * ps);
+  const area = readDoublewriteArea(trxSys);
+  if (!area) throw new Error('the initialized datadir has no doublewrite area in its TRX_SYS page');
   await handle.write(Buffer.alloc(ps), 0, ps, 0);
-  await handle.write(Buffer.alloc(128 * ps), 0, 128 * ps, 64 * ps);
+  for (const first of area.blocks) await handle.write(Buffer.alloc(area.blockPages * ps), 0, area.blockPages * ps, first * ps);
   await handle.close();
   const outcome = await runtime.start(spec, 60_000);
   t.equal(outcome.ready, false);
