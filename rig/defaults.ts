@@ -35,12 +35,12 @@ export const DEFAULT_DISK: DiskSettings = {
 
 /**
  * The trigger for RocksDB tables. They make few InnoDB page writes, so the cut is not aimed at home
- * writes (rig/cycle/stages/load.ts) and counts every pending write of a page or more: the writes of
- * an SST a memtable flush is making. Measured on MariaDB 11.8 (8 MiB memtables, 4 x 10k rows):
- * armed 8 fired 3.0-18.7 s into the load, always among an SST's writes (6 cycles); armed 16 fired
- * 24 and 76 s into the load; armed 4 within 5-9 s, once on InnoDB's writes alone;
- * a count of writes (after-writes 3000) landed between a commit's flush and the next write, with
- * nothing pending.
+ * writes (rig/cycle/stages/load.ts) and counts the pages of every pending write of a page or more:
+ * RocksDB writes an SST in a few writes of 256 KiB to 1 MiB, each counting 16 to 64 pages. Measured
+ * on MariaDB 11.8.9 (8 MiB memtables, 4 x 5k rows, docker): armed 8 fired 4.4-5.7 s into the load,
+ * at the first memtable flush's fsync (6 cycles, ext4 and ext4 bigalloc). When it counted writes
+ * instead, armed 8 waited for a flush whose SST happened to leave 8 writes pending: 40-90 s into
+ * the load, and once not within 150 s.
  */
 export const DEFAULT_ROCKSDB_TRIGGER: TriggerSpec = { kind: 'armed', pendingPageWrites: 8 };
 

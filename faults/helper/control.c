@@ -3,7 +3,8 @@
  * `ok {json}` or `err <reason>`.
  *   status                  counters, journal size, trigger, cut state
  *   arm none|manual         no automatic cut
- *   arm armed N             cut at the next flush that finds >= N pending page-size writes
+ *   arm armed N             cut at the next flush that finds >= N pages pending in writes of a page
+ *                           or more (a 1 MiB write counts 64 pages of 16 KiB)
  *   arm after-writes N      cut as the (N+1)th write since arming arrives (it is held), skip ranges aside
  *   arm at-time MS          cut MS milliseconds after arming
  *   copy-range OFF LEN      a device range holding page copies (the doublewrite area): armed then

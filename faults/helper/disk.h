@@ -56,7 +56,7 @@ struct disk {
 	struct stats stats;
 
 	enum trigger trig;
-	uint64_t trig_n;          /* pending page writes, writes, or milliseconds */
+	uint64_t trig_n;          /* pending pages, writes, or milliseconds */
 	struct range copies[COPY_RANGES]; /* armed counts home writes: page writes outside these */
 	int n_copies;
 	struct range skips[SKIP_RANGES]; /* armed does not count page writes touching these */

@@ -149,11 +149,12 @@ long journal_pending_outside(const struct journal *j, uint32_t len, const struct
 	return c;
 }
 
-long journal_pending_except(const struct journal *j, uint32_t len, const struct range *r, int n)
+long journal_pending_pages_except(const struct journal *j, uint32_t page, const struct range *r, int n)
 {
 	long c = 0;
 	for (size_t i = j->head; i < j->n; i++)
-		c += j->e[i].len >= len && !touches(&j->e[i], r, n);
+		if (!touches(&j->e[i], r, n))
+			c += j->e[i].len / page;
 	return c;
 }
 

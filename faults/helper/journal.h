@@ -48,8 +48,9 @@ struct range { uint64_t off, len; };
 int range_touches(uint64_t off, uint64_t len, const struct range *r, int n);
 /* Pending writes of at least len bytes outside the n ranges; -1 while any pending write touches one. */
 long journal_pending_outside(const struct journal *j, uint32_t len, const struct range *r, int n);
-/* Pending writes of at least len bytes that touch none of the n ranges. */
-long journal_pending_except(const struct journal *j, uint32_t len, const struct range *r, int n);
+/* Pages pending in writes of a page or more that touch none of the n ranges: a write of several
+ * pages (an SST's 1 MiB writes, writeback merging a file's pages) counts each whole page. */
+long journal_pending_pages_except(const struct journal *j, uint32_t page, const struct range *r, int n);
 /* Pages of pending writes outside the ranges whose content hash `known` accepts (a write of several
  * pages, as buffered writeback merges them, counts each); -1 as above. */
 long journal_pending_copied(const struct journal *j, uint32_t page, const struct range *r, int n,

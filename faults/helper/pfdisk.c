@@ -437,7 +437,8 @@ static int copy_is_durable(uint64_t h)
 }
 
 /*
- * Whether an armed flush should cut. With copy ranges set (the doublewrite area), only home writes
+ * Whether an armed flush should cut. The count is of pages, a write of several pages counting each
+ * (RocksDB writes an SST in a few 1 MiB writes). With copy ranges set (the doublewrite area), only home writes
  * count: page writes outside the ranges whose content equals a copy made durable inside them, with
  * no copy pending. The cut then lands while pages whose doublewrite copy is durable are being
  * overwritten in place, which is what doublewrite claims to survive; pages the server writes
@@ -446,7 +447,7 @@ static int copy_is_durable(uint64_t h)
 static int armed_ready_locked(void)
 {
 	if (D.n_copies == 0)
-		return journal_pending_except(&D.journal, D.page_size, D.skips, D.n_skips) >= (long)D.trig_n;
+		return journal_pending_pages_except(&D.journal, D.page_size, D.skips, D.n_skips) >= (long)D.trig_n;
 	long home = journal_pending_outside(&D.journal, D.page_size, D.copies, D.n_copies);
 	if (home < 0 || (uint64_t)home < D.trig_n)
 		return 0;

@@ -1,5 +1,6 @@
 /**
- * The armed trigger's device ranges. With a copy range (the doublewrite area) it fires only at a
+ * The armed trigger counts pages: a write of several pages counts each (RocksDB writes an SST in a
+ * few 1 MiB writes), a write shorter than a page counts none. Its device ranges. With a copy range (the doublewrite area) it fires only at a
  * flush that finds enough home writes in flight whose copies were made durable in the range
  * before, not at one that finds page writes no copy stands behind. With a skip range (temporary
  * tablespaces) it does not count the writes there. Real stack: loop device over the FUSE helper.
@@ -59,6 +60,27 @@ t.test('once the copy ranges are forgotten, armed counts every page write again'
   await disk.down();
   await writer;
   t.same(loadJournal(join(dir, 'journal.bin')).map((e) => e.offset), [MiB, MiB + PAGE]);
+});
+
+t.test('armed counts the pages of a write, not the write', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-pages-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const disk = await startDisk({ dir, sizeBytes: 4 * MiB, fs: 'none', atomicUnit: 4096, pageSize: PAGE, journalMaxBytes: 256 * MiB, model: LOCAL.device, trigger: null });
+  t.teardown(() => disk.down());
+  await disk.arm({ kind: 'armed', pendingPageWrites: 4 });
+  const span = (fill: number, offset: number, bytes: number) => ['-c', `pwrite -q -b ${bytes} -S 0x${fill.toString(16)} ${offset} ${bytes}`];
+  const program = [
+    ...span(0xa1, 0, 4096), ...span(0xa2, 8192, 4096), ...span(0xa3, 2 * PAGE, 8192), ...flush, // shorter than a page: none counted
+    ...span(0xb1, MiB, 3 * PAGE), ...flush, // one write of three pages: too few
+    ...span(0xc1, 2 * MiB, 4 * PAGE), ...flush, // one write of four pages: the cut
+  ];
+  const writer = execa('xfs_io', ['-d', ...program, disk.target], { reject: false });
+  const status = await disk.waitCut(30_000);
+  t.equal(status?.cutReason, 'armed', 'the armed trigger fired');
+  t.equal(status?.cutPending, 1, 'at the flush with a single write pending');
+  await disk.down();
+  await writer;
+  t.same(loadJournal(join(dir, 'journal.bin')).map((e) => [e.offset, e.new.length, e.new[0]]), [[2 * MiB, 4 * PAGE, 0xc1]], 'the four-page write fired it, the shorter ones before it did not');
 });
 
 t.test('armed does not count page writes in a skip range', async (t) => {

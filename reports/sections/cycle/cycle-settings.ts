@@ -10,7 +10,7 @@ import { html, anchorId, type Html } from '../../html.js';
 function triggerText(cycle: CycleRecord): string {
   const t = cycle.settings.disk.trigger;
   switch (t.kind) {
-    case 'armed': return `armed (>= ${t.pendingPageWrites} pending page writes)`;
+    case 'armed': return `armed (>= ${t.pendingPageWrites} pages pending in page writes)`;
     case 'after-writes': return `after ${t.writes} writes`;
     case 'at-time': return `at ${t.ms} ms`;
     case 'manual': return 'manual';
