@@ -44,17 +44,23 @@ if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test
 // Files run two at a time (tap starts a process for each, seconds a file before its first test;
 // an integration file spends much of its time waiting on a server or the disk). A file runs alone
 // when it says so with a line `// runs alone: why` (it takes every free loop device, asks a global
-// `rig cleanup` for nothing else's, or boots the guest, whose emulated CPUs take both cores), and
-// every *.docker.test.ts does: each starts the engine when none answers and stops it when done.
-// Those run after the others, in a second tap run: tap runs files in name order, and a file run
-// alone in the middle of them (tap's `serial`) idles one core while the file beside it finishes.
-// The second run names its files in a save list (tap's --save), which keeps the first run's
-// coverage. Files named on the command line run in one tap run, the alone ones with `serial`.
+// `rig cleanup` for nothing else's, counts every container on the engine, or boots the guest,
+// whose emulated CPUs take both cores). Those run after the others, in a second tap run: tap runs
+// files in name order, and a file run alone in the middle of them (tap's `serial`) idles one core
+// while the file beside it finishes. The second run names its files in a save list (tap's
+// --save), which keeps the first run's coverage.
+// The docker files of the first run share one engine: the one that answers, else the rig's own
+// dockerd, started here and claimed by this process (so a test or a rig command that connects
+// to it leaves it running), and stopped before the files that run alone, which start their own.
 const named = rest.filter((a) => !a.startsWith('-'));
-const alone = fast ? [] : aloneFiles('test');
-const runs = named.length || !alone.length
-  ? [[...tapArgs, '--jobs=2', ...alone.map((f) => `--serial=${f}`), ...rest]]
-  : [[...tapArgs, '--jobs=2', ...alone.map((f) => `--exclude=${f}`), ...rest], [...tapArgs, '--jobs=1', `--save=${saveList(alone)}`, ...rest]];
+const options = rest.filter((a) => a.startsWith('-'));
+const alone = fast ? [] : named.length ? named.filter(runsAlone) : aloneFiles('test');
+const together = named.filter((f) => !alone.includes(f));
+const runs = [];
+if (!named.length) runs.push([...tapArgs, '--jobs=2', ...alone.map((f) => `--exclude=${f}`), ...options]);
+else if (together.length) runs.push([...tapArgs, '--jobs=2', ...options, ...together]);
+if (alone.length) runs.push([...tapArgs, '--jobs=1', `--save=${saveList(alone)}`, ...options]);
+const firstRunHasDocker = !fast && (named.length ? together.some(isDockerFile) : true);
 
 // A summary left by an earlier run must not stand in for this one's.
 const SUMMARY = '.tap/report/coverage-summary.json';
@@ -67,8 +73,10 @@ const started = performance.now();
 const files = []; // each file's time, from its line as it streams by: the tail keeps too few
 let code = 0;
 const totals = [];
-for (const args of runs) {
+for (const [i, args] of runs.entries()) {
+  const engine = i === 0 && firstRunHasDocker ? await shareEngine() : null;
   const run = await runTap(args, files);
+  await engine?.stop();
   code ||= run.code;
   totals.push(run.totals);
 }
@@ -150,14 +158,57 @@ function saveList(paths) {
   return path;
 }
 
-/** The files that run alone: every *.docker test file, and those with a `// runs alone:` line, by path from here. */
+/** The test files under `dir` with a `// runs alone:` line, by path from here. */
 function aloneFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = `${dir}/${e.name}`;
     if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : aloneFiles(path);
-    if (!/\.test\.ts$/.test(e.name)) return [];
-    return /\.docker\.test\.ts$/.test(e.name) || /^\/\/ runs alone: /m.test(readFileSync(path, 'utf8')) ? [path] : [];
+    return /\.test\.ts$/.test(e.name) && runsAlone(path) ? [path] : [];
   });
+}
+
+function runsAlone(path) {
+  return existsSync(path) && /^\/\/ runs alone: /m.test(readFileSync(path, 'utf8'));
+}
+
+function isDockerFile(path) {
+  return /\.docker\.test\.ts$/.test(path);
+}
+
+/**
+ * The engine the first run's docker files share, or null when none answers and none can start
+ * (each docker file then says so itself). It stops on Ctrl-C or a kill, as the tests would stop it.
+ * @returns {Promise<{ stop(): Promise<void> } | null>}
+ */
+async function shareEngine() {
+  let connectEngine, contextFromEnv;
+  try {
+    ({ connectEngine } = await import('../dist/rig/docker/engine.js'));
+    ({ contextFromEnv } = await import('../dist/rig/context.js'));
+  } catch (error) {
+    console.log(`# no shared Docker engine: the rig is not built (${error.message.split('\n')[0]}); each docker file starts its own`);
+    return null;
+  }
+  const { workDir, dockerHost } = contextFromEnv();
+  let engine;
+  try {
+    engine = await connectEngine({ workDir, dockerHost, allowStart: process.getuid?.() === 0, log: (l) => console.log(`# ${l}`) });
+  } catch (error) {
+    console.log(`# no shared Docker engine: ${error.message}`);
+    return null;
+  }
+  if (!engine.started) return null; // the system's, or one another live process runs and stops
+  const onSignal = (signal) => void engine.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  console.log(`# the docker files share the rig's dockerd at ${engine.socketPath}`);
+  return {
+    stop: async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await engine.stop();
+    },
+  };
 }
 
 function exitOf(child) {

@@ -7,6 +7,7 @@
  * The test's project folder stands in for the project's top level (--project-directory): its
  * campaigns/ and reports/ are the ones the compose file mounts.
  */
+// runs alone: it counts every server container on the engine, and its `rig cleanup` must find only what its killed container left
 import t from 'tap';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,6 +3,7 @@
  * dockerd and containerd, the disk's mounts, loop device and helper behind (nothing of it can
  * clean up). `rig cleanup` must take all of it away, and a second `rig cleanup` find nothing.
  */
+// runs alone: its killed campaign must have started the rig's own dockerd, which `rig cleanup` then stops
 import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
