@@ -25,7 +25,7 @@ export interface DiskOptions {
   sizeBytes: number;
   fs: FsKind;
   atomicUnit: number;
-  pageSize: number; // what the armed trigger counts as a page write
+  pageSize: number; // the unit the armed trigger counts pending writes in
   journalMaxBytes: number; // the cache bound: past it the oldest unflushed writes retire as durable
   /** The device: its write cache (volatile or durable) and timing (faults/device-model.ts). */
   model: DeviceModel;
@@ -95,7 +95,7 @@ export class PowerFailDisk {
     await sendCommand(this.record.controlSocket, `copy-range ${offset} ${length}`);
   }
 
-  /** Forgets the copy ranges: an armed trigger counts every page-size write again. */
+  /** Forgets the copy ranges: an armed trigger counts the pages of every write again. */
   async clearCopyRanges(): Promise<void> {
     await sendCommand(this.record.controlSocket, 'copy-range none');
   }
@@ -261,13 +261,10 @@ export async function makeAndMount(record: DiskRecord, format: boolean): Promise
   return mounted;
 }
 
-export async function startDisk(opts: DiskOptions): Promise<PowerFailDisk> {
+/** Builds the FUSE stack in `opts.dir` (faults/start-disk.ts chooses the backend). */
+export async function startFuseDisk(opts: DiskOptions): Promise<PowerFailDisk> {
   const dir = resolve(opts.dir);
   const environment = opts.environment ?? diskEnvironmentFromEnv();
-  if (opts.backend === 'dm') {
-    const { startDmDisk } = await import('./dm/dm-disk.js');
-    return startDmDisk(opts, dir, environment);
-  }
   await preflightDisk({ dir, fs: opts.fs, sizeBytes: opts.sizeBytes, environment });
   let record: DiskRecord = { ...newRecord(opts, dir), registryDir: environment.registryDir };
   mkdirSync(record.fuseDir, { recursive: true });

@@ -10,7 +10,7 @@
  *   copy-range OFF LEN      a device range holding page copies (the doublewrite area): armed then
  *                           counts only home writes (outside the ranges, equal to a copy made
  *                           durable in them), and waits while a write into one is pending
- *   copy-range none         forget the ranges: armed counts every page-size write again
+ *   copy-range none         forget the ranges: armed counts the pages of every write again
  *   skip-range OFF LEN      a device range whose writes neither armed nor after-writes counts
  *                           (temporary tablespaces, which recovery never reads); `skip-range none`
  *                           forgets them
