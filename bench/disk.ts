@@ -14,7 +14,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, truncateSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { startDisk, type PowerFailDisk } from '../faults/power-fail-disk.js';
+import type { PowerFailDisk } from '../faults/power-fail-disk.js';
+import { startDisk } from '../faults/start-disk.js';
 import { DEFAULT_DISK } from '../rig/defaults.js';
 import { commandExists } from '../faults/system.js';
 import { runInterruptible, checkAborted } from '../rig/interrupts.js';

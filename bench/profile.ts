@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { latencyAt, type DeviceModel, type LatencyPoint } from '../faults/device-model.js';
 import { readDeviceProfile } from '../faults/device-profile.js';
-import { startDisk } from '../faults/power-fail-disk.js';
+import { startDisk } from '../faults/start-disk.js';
 import { checkAborted, runInterruptible } from '../rig/interrupts.js';
 import { percentileOf, predictLatency } from './latency-prediction.js';
 

@@ -7,7 +7,7 @@
 import type { CampaignResults, CycleRecord, ScenarioSummary, Verdict } from '../rig/results/types.js';
 import { describeExercise } from '../rig/results/exercise-claim.js';
 import { contradictedCycles } from '../rig/results/summarize.js';
-import { missingPairs } from '../rig/perf/perf-outcome.js';
+import { missingPairs } from '../rig/results/perf-outcome.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
 import { describeStraddleTargets, tallyStraddles } from './straddles.js';
 import { cutScenarios } from './cut-scenarios.js';

@@ -216,7 +216,7 @@ async function attach(file: string): Promise<string> {
   return r.stdout.trim();
 }
 
-/** Builds the dm stack in `dir` (faults/power-fail-disk.ts startDisk with backend 'dm'). */
+/** Builds the dm stack in `dir` (faults/start-disk.ts with backend 'dm'). */
 export async function startDmDisk(opts: DiskOptions, dir: string, environment: DiskEnvironment): Promise<DmDisk> {
   await preflightDisk({ dir, fs: opts.fs, sizeBytes: opts.sizeBytes, environment, backend: 'dm' });
   await preflightDm(opts.model, { recording: !!opts.record, watcher: watchPath(environment.helperPath), control: environment.dmControl });

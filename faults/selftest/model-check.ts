@@ -15,7 +15,7 @@ import type { DiskEnvironment } from '../disk-environment.js';
 import type { DiskBackend } from '../disk-record.js';
 import { loadJournal } from '../journal.js';
 import { materializeCrashImage } from '../materialize.js';
-import { startDisk } from '../power-fail-disk.js';
+import { startDisk } from '../start-disk.js';
 import type { TriggerSpec } from '../trigger.js';
 import { expectedImage, unitsWholeOrAbsent } from './model.js';
 import { makeProgram, splitAtCut, splitAtFlushes, xfsIoArgs, type ProgramOptions } from './write-program.js';

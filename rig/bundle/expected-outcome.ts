@@ -9,7 +9,7 @@ import type { LoadResult } from '../load/index.js';
 import { DEFAULT_SCHEMA } from '../load/dataset.js';
 import { failureClass } from '../findings/failure-signature.js';
 import type { CycleRecord } from '../results/types.js';
-import { serverIdentity } from '../runtime/server-identity.js';
+import { serverIdentity } from '../results/server-identity.js';
 import { shellQuote } from '../vm/shell-quote.js';
 
 /** An extended regular expression that matches `text` literally. */

@@ -1,6 +1,6 @@
 /**
  * A bundle a server developer runs without the rig: the cycle's crash image rebuilt and served
- * (rig/cycle/repro.ts), its datadir copied out exactly as the server sees it (sparse files kept),
+ * (rig/repro/repro.ts), its datadir copied out exactly as the server sees it (sparse files kept),
  * then beside it the server's options, what the rig saw (expected.env, for reproduce.sh), a README
  * from the record and the finding's write-up, the rig's own record and log, and reproduce.sh;
  * the crash image itself only when asked. All of it as one gzipped tar (sparse), written
@@ -10,14 +10,15 @@ import { copyFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync
 import { basename, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
-import { rebuildAndServe, reproDir, reproDown } from '../cycle/repro.js';
+import { rebuildAndServe, reproDir, reproDown } from '../repro/repro.js';
 import { datadirOn } from '../cycle/server-dirs.js';
-import { FINDINGS, FINDING_IDS } from '../findings/catalog.js';
+import { FINDINGS } from '../findings/catalog.js';
+import { FINDING_IDS } from '../results/finding-ids.js';
 import { LOAD_FILE, readLoadFile } from '../load/load-file.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import type { CycleRecord } from '../results/types.js';
 import { serverArgs } from '../runtime/server-args.js';
-import { serverIdentity } from '../runtime/server-identity.js';
+import { serverIdentity } from '../results/server-identity.js';
 import { bundleReadme } from './bundle-readme.js';
 import { expectedEnv, imageFor } from './expected-outcome.js';
 

@@ -6,8 +6,8 @@
 import { campaignOutcome, cyclesPerHour, summarizeScenarios, type ScenarioPlan } from '../results/summarize.js';
 import type { CampaignResults, CycleRecord, Environment } from '../results/types.js';
 import type { Shard } from './types.js';
-import type { PerfPairRecord } from '../perf/perf-record.js';
-import { withPerfTrouble } from '../perf/perf-outcome.js';
+import type { PerfPairRecord } from '../results/perf-pair-record.js';
+import { withPerfTrouble } from '../results/perf-outcome.js';
 
 export interface RunFacts {
   campaign: string;

@@ -5,7 +5,8 @@
  *   {write-only: 4, churn: 1}         weights (0 or more; at least one above 0)
  *   'write-only=4,churn=1'            the command-line form ('write-only,churn' for equal weights)
  */
-import { LOAD_KINDS, type LoadKind, type LoadMix } from '../load/load-mix.js';
+
+import { LOAD_KINDS, type LoadKind, type LoadMix } from '../results/load-kinds.js';
 import { accept, oneOf, reject, show, type Checked } from '../../faults/checked.js';
 import { closestKey } from './issue-message.js';
 

@@ -11,7 +11,7 @@ import type { ScenarioSettings } from '../results/types.js';
 import { readSize, formatSize } from '../../faults/sizes.js';
 import { PERF_ATOMIC, PERF_FS } from '../perf/perf-settings.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
-import type { ResolvedScenario, StrayKey } from './resolve-scenario.js';
+import type { ResolvedScenario, StrayKey } from './resolved-scenario.js';
 
 const SET_BY_PERF: [section: 'server' | 'disk' | 'load', key: string][] = [
   ['server', 'doublewrite'], ['disk', 'fs'], ['disk', 'atomic'], ['disk', 'trigger'], ['disk', 'cacheBound'], ['load', 'kind'], ['load', 'mix'], ['load', 'maxSeconds'],

@@ -10,17 +10,7 @@ import { defaultExpectation } from './default-expectation.js';
 import type { ParsedScenario, ScenarioFields } from './schema.js';
 import { formatSize } from '../../faults/sizes.js';
 import { resolvePerfScenario } from './resolve-perf-scenario.js';
-
-export interface ResolvedScenario {
-  settings: ScenarioSettings;
-  cycles: number | null; // null: neither the scenario nor the defaults said
-  stray?: StrayKey; // a key the scenario's mode has no use for, or one perf mode sets itself
-}
-
-export interface StrayKey {
-  path: string[];
-  message: string;
-}
+import type { ResolvedScenario, StrayKey } from './resolved-scenario.js';
 
 export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenario): ResolvedScenario {
   const server = { ...defaults.server, ...scenario.server };

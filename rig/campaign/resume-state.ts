@@ -10,7 +10,7 @@ import { badInput } from '../errors.js';
 import { loadResults } from '../results/load-results.js';
 import type { CampaignResults, CycleRecord } from '../results/types.js';
 import type { Campaign, PlannedCycle, Shard } from './types.js';
-import type { PerfPairRecord } from '../perf/perf-record.js';
+import type { PerfPairRecord } from '../results/perf-pair-record.js';
 
 export interface ResumeState {
   startedAt: string;

@@ -13,7 +13,7 @@ import { runCycle } from '../cycle/run-cycle.js';
 import { runExplore } from '../explore/run-explore.js';
 import { checkAborted } from '../interrupts.js';
 import { measurePair } from '../perf/measure-pair.js';
-import type { PerfPairRecord } from '../perf/perf-record.js';
+import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { perfPairLine } from '../perf/perf-summary.js';
 import { countByScenario } from './shard.js';
 import type { ScenarioPlan } from '../results/summarize.js';

@@ -10,7 +10,7 @@ import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
 import { readDeviceProfile } from '../../faults/device-profile.js';
 import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
-import { FINDING_IDS } from '../findings/catalog.js';
+import { FINDING_IDS } from '../results/finding-ids.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
 import { checkFates } from './fates-field.js';

@@ -10,7 +10,7 @@ import { ownEngineClaimed, stopOwnEngine } from '../docker/own-engine.js';
 import { readPid } from '../docker/process-records.js';
 import { dockerPaths } from '../docker/paths.js';
 import { OWNER_LABEL, RUN_LABEL, removeContainer } from '../runtime/docker-container.js';
-import { ownerAlive, readOwner } from './process-owner.js';
+import { ownerAlive, readOwner } from '../process-owner.js';
 
 export interface DockerSweepScope extends SweepScope {
   workDir: string; // the rig's work dir, where its own engine lives

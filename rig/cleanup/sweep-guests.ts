@@ -10,7 +10,7 @@ import { endProcess, isOurProcess, readPid } from '../docker/process-records.js'
 import { RUN_DIR_FILES } from '../vm/run-guest.js';
 import { IN_GUEST_ENV } from '../vm/command-script.js';
 import { vmPaths } from '../vm/paths.js';
-import { ownerAlive, readOwner } from './process-owner.js';
+import { ownerAlive, readOwner } from '../process-owner.js';
 
 export async function sweepGuests(workDir: string, env: NodeJS.ProcessEnv = process.env): Promise<SweepOutcome> {
   const out: SweepOutcome = { removed: [], kept: [], problems: [] };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { SweepOutcome, SweepScope } from '../../faults/sweep-disks.js';
 import { RUN_DIR_OWNER, RUN_DIR_PREFIX, runDirParent } from '../cycle/server-dirs.js';
 import { sweepLocalServer } from '../runtime/sweep-local-server.js';
-import { ownerAlive, readOwner } from './process-owner.js';
+import { ownerAlive, readOwner } from '../process-owner.js';
 
 export async function sweepServers(_scope: SweepScope, parent = runDirParent()): Promise<SweepOutcome> {
   const out: SweepOutcome = { removed: [], kept: [], problems: [] };

@@ -19,7 +19,7 @@ import { landAllBut } from '../../faults/chosen-plan.js';
 import { makePlan, type CrashPlan } from '../../faults/crash-plan.js';
 import { loadJournal } from '../../faults/journal.js';
 import type { TornPage } from '../results/types.js';
-import type { ServerFlavor } from '../runtime/find-server-binary.js';
+import type { ServerFlavor } from '../results/server-identity.js';
 import { scanCut, type CutInput } from './judge-cut.js';
 import type { PageTruth } from './page-truth.js';
 

@@ -19,22 +19,14 @@
  */
 import type { DoublewriteCopy } from '../pages/index.js';
 import type { ReducedEntry } from '../pages/reduced-doublewrite.js';
-import type { DoublewriteEvidence, Page0Path } from '../results/types.js';
+import type { DoublewriteEvidence } from '../results/types.js';
 import { judgeDoublewriteMysql } from './mysql-doublewrite-rules.js';
+import type { PageIdentity } from './page-identity.js';
 
 /** Whose recovery judges the copies: MariaDB's, or MySQL's, with its DETECT_ONLY entries. */
 export type RecoveryRules = { flavor: 'mariadb' } | { flavor: 'mysql'; reduced: readonly ReducedEntry[] };
 
 export const MARIADB_RULES: RecoveryRules = { flavor: 'mariadb' };
-
-export interface PageIdentity {
-  space: number | null;
-  page: number;
-  /** For page 0: how the server would find the copy (rig/cycle/page0-evidence.ts); 'none': it cannot. */
-  page0Path?: Page0Path;
-  /** For other pages: false when the file's page 0 is torn and cannot be restored. */
-  fileOpens?: boolean;
-}
 
 function judgeOne(copy: DoublewriteCopy, checkpointLsn: number | null): { accepted: boolean; why: string } {
   if (!copy.valid) return { accepted: false, why: `not a valid page image (${copy.reason ?? 'invalid'})` };

@@ -27,7 +27,7 @@
 import type { DoublewriteCopy } from '../pages/index.js';
 import type { ReducedEntry } from '../pages/reduced-doublewrite.js';
 import type { DoublewriteCopyEvidence, DoublewriteEvidence } from '../results/types.js';
-import type { PageIdentity } from './doublewrite-rules.js';
+import type { PageIdentity } from './page-identity.js';
 
 /**
  * Only the .dblwr files count: MySQL still creates the old doublewrite area in ibdata1 (to keep

@@ -21,7 +21,7 @@ import { readPageSync } from '../pages/read-page.js';
 import { logSegments } from '../logs/index.js';
 import type { RedoFileOps } from '../pages/redo-file-ops.js';
 import type { Page0Evidence, Page0Path, TornPage } from '../results/types.js';
-import type { ServerFlavor } from '../runtime/find-server-binary.js';
+import type { ServerFlavor } from '../results/server-identity.js';
 import { surveySpaceId } from './mysql-space-survey.js';
 
 export type FirstPageState = Page0Evidence['firstPages'][number]['state'];

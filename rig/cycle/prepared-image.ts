@@ -15,7 +15,7 @@ import { preparedTablesBasis } from '../load/lifecycle/prepared-tables.js';
 import type { ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { datadirOn, makeRunDir } from './server-dirs.js';
 import { diskOptionsFor } from './disk-options.js';
 

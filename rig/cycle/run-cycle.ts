@@ -11,7 +11,7 @@ import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
 import type { CycleRecord, Expectation, Phase, RecoveryBounds, ScenarioSettings } from '../results/types.js';
 import { LOAD_FILE, writeLoadFile } from '../load/load-file.js';
 import { innodbArgs } from '../runtime/server-args.js';
-import { serverIdentity } from '../runtime/server-identity.js';
+import { serverIdentity } from '../results/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { diskCut } from '../../faults/helper-status.js';
 import { CleanupStack } from './cleanup-stack.js';

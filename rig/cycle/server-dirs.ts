@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { currentOwner, formatOwner } from '../cleanup/process-owner.js';
+import { currentOwner, formatOwner } from '../process-owner.js';
 
 export const DATADIR_NAME = 'data';
 export const RUN_DIR_PREFIX = 'rig-srv-';

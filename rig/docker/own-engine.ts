@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { currentOwner, formatOwner, ownerAlive, readOwner } from '../cleanup/process-owner.js';
+import { currentOwner, formatOwner, ownerAlive, readOwner } from '../process-owner.js';
 import { rigFailure } from '../errors.js';
 import type { DockerPaths } from './paths.js';
 import { endProcess, isOurProcess, killOrphanShims, readPid, removeFile, unmountUnder } from './process-records.js';

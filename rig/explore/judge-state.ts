@@ -18,7 +18,7 @@ import type { DeviceRange } from '../pages/device-ranges.js';
 import { contradicts } from '../results/expectation.js';
 import type { CycleRecord, Expectation, ExplorePick, RecoveryBounds, ScenarioSettings } from '../results/types.js';
 import { innodbArgs } from '../runtime/server-args.js';
-import { serverIdentity } from '../runtime/server-identity.js';
+import { serverIdentity } from '../results/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { CleanupStack } from '../cycle/cleanup-stack.js';

@@ -7,10 +7,9 @@
  */
 import { writesPageCopies } from '../results/doublewrite-mode.js';
 import type { CycleRecord, FlushMethod } from '../results/types.js';
-import { serverIdentity } from '../runtime/server-identity.js';
+import { serverIdentity } from '../results/server-identity.js';
+import type { FindingId } from '../results/finding-ids.js';
 
-export const FINDING_IDS = ['page0-not-restored', 'o-direct-no-fsync', 'unaligned-16k', 'par-not-synced', 'fsync-checkpoint-race', 'mysql-o-direct-dblwr', 'mysql-trx-sys-page', 'mysql-page0-survey', 'mysql-stale-dblwr-copy', 'create-then-rename', 'dblwr-unwritten-extent'] as const;
-export type FindingId = (typeof FINDING_IDS)[number];
 
 export interface Finding {
   id: FindingId;

@@ -10,7 +10,8 @@
  * expects torn pages (a negative control, DETECT_ONLY), when the server did not recover: what
  * such a scenario holds is still the server failing. A rig error is no failure of the server's.
  */
-import { FINDINGS, FINDING_IDS, type FindingId } from './catalog.js';
+import { FINDINGS } from './catalog.js';
+import { FINDING_IDS, type FindingId } from '../results/finding-ids.js';
 import { contradicts, needsTear } from '../results/expectation.js';
 import type { CycleRecord, LogEventKind, Verdict } from '../results/types.js';
 

@@ -11,7 +11,7 @@ import { createRng, type Rng } from '../../faults/prng.js';
 import { closeQuietly, connectToServer, type ServerEndpoint } from '../runtime/connect.js';
 import { cValue, padValue } from './sbtest-values.js';
 import { createPreparedTables } from './lifecycle/prepared-tables.js';
-import type { LoadMix } from './load-mix.js';
+import type { LoadMix } from '../results/load-kinds.js';
 import type { Engine } from '../results/types.js';
 
 export const DEFAULT_SCHEMA = 'sbtest';

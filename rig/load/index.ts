@@ -9,7 +9,8 @@ import { runSysbenchLoad } from './sysbench.js';
 export { prepareDataset, DEFAULT_SCHEMA, LEDGER_TABLE, type DatasetOptions } from './dataset.js';
 export { runBuiltinLoad } from './builtin-load.js';
 export { runSysbenchLoad, SYSBENCH_NOTE } from './sysbench.js';
-export { DEFAULT_MIX, LOAD_KINDS, type LoadKind, type LoadMix } from './load-mix.js';
+export { DEFAULT_MIX } from './load-mix.js';
+export { LOAD_KINDS, type LoadKind, type LoadMix } from '../results/load-kinds.js';
 export type { LifecycleLedger, TableSteps } from './lifecycle/acked-steps.js';
 export type { LoadError, LoadHandle, LoadOptions, LoadResult, ThroughputBucket } from './types.js';
 

@@ -8,13 +8,9 @@
  * extents. The default is write-only alone.
  */
 import type { Rng } from '../../faults/prng.js';
+import { LOAD_KINDS, type LoadKind, type LoadMix } from '../results/load-kinds.js';
 
-export const LOAD_KINDS = ['write-only', 'churn', 'alter', 'partitions', 'partition-truncate', 'bulk'] as const;
-export type LoadKind = (typeof LOAD_KINDS)[number];
 export type LifecycleKindName = Exclude<LoadKind, 'write-only'>;
-
-/** Relative weights of the kinds; a kind that is absent (or 0) never runs. */
-export type LoadMix = Partial<Record<LoadKind, number>>;
 
 export const DEFAULT_MIX: LoadMix = { 'write-only': 1 };
 

@@ -1,7 +1,7 @@
 /** The write load's options, live handle and result, shared by the builtin and sysbench loads. */
 import type { LifecycleLedger } from './lifecycle/acked-steps.js';
 import type { CommitTimeline } from './commit-timeline.js';
-import type { LoadMix } from './load-mix.js';
+import type { LoadMix } from '../results/load-kinds.js';
 
 export interface LoadOptions {
   socketPath: string;

@@ -13,7 +13,8 @@ import type { Throughput } from './throughput.js';
 import type { LoadError } from './types.js';
 import { writeTransaction, type MixShape } from './write-transaction.js';
 import { isRetryable, toLoadError } from './load-errors.js';
-import { pickKind, type LoadMix } from './load-mix.js';
+import { pickKind } from './load-mix.js';
+import type { LoadMix } from '../results/load-kinds.js';
 import type { LifecycleClient } from './lifecycle/lifecycle-client.js';
 
 export interface WriteClient {

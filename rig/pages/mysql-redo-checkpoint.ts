@@ -13,7 +13,7 @@ import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from './crc32c.js';
 import { readLsn, readU32 } from './page-format.js';
-import type { CheckpointRead, HeaderView } from './redo-checkpoint.js';
+import type { CheckpointRead, HeaderView } from './checkpoint-read.js';
 
 export const MYSQL_REDO_DIR = '#innodb_redo';
 const BLOCK = 512;

@@ -9,6 +9,7 @@
  */
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Checkpoint, CheckpointRead, HeaderView } from './checkpoint-read.js';
 import { crc32c } from './crc32c.js';
 import { MYSQL_REDO_DIR, readMysqlCheckpoint } from './mysql-redo-checkpoint.js';
 import { readLsn, readU32 } from './page-format.js';
@@ -16,15 +17,6 @@ import { readLsn, readU32 } from './page-format.js';
 const FORMAT_PHYS = 0x50687973; // "Phys"
 const CHECKPOINT_BLOCKS = [4096, 8192];
 export const REDO_HEADER_BYTES = 12288;
-
-export interface Checkpoint {
-  lsn: number;
-  endLsn: number | null; // MariaDB: the end of the log at that checkpoint; MySQL keeps none
-  block: number; // byte offset of the checkpoint block that won
-  file?: string; // MySQL: the redo file that holds it, e.g. #innodb_redo/#ib_redo7
-}
-
-export type CheckpointRead = { checkpoint: Checkpoint } | { checkpoint: null; why: string };
 
 export function readCheckpointHeader(header: Uint8Array): CheckpointRead {
   if (header.length < REDO_HEADER_BYTES) return { checkpoint: null, why: 'the redo log is shorter than its header' };
@@ -37,13 +29,6 @@ export function readCheckpointHeader(header: Uint8Array): CheckpointRead {
   }
   return best ? { checkpoint: best } : { checkpoint: null, why: 'neither checkpoint block has a valid checksum' };
 }
-
-/**
- * How a redo header is seen before it is parsed: given the file (relative to the datadir, as the
- * extent map names it: ./ib_logfile0, ./#innodb_redo/#ib_redo7) and its bytes as read. The
- * write-order check undoes the pending writes with it, to read the checkpoint that was durable.
- */
-export type HeaderView = (rel: string, bytes: Buffer) => Uint8Array;
 
 const asRead: HeaderView = (_rel, bytes) => bytes;
 

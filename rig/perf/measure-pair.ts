@@ -8,7 +8,7 @@ import type { ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { measureRun } from './measure-run.js';
-import type { PerfPairRecord } from './perf-record.js';
+import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { perfPair } from './perf-settings.js';
 import { sysbenchVersion } from './timed-sysbench.js';
 

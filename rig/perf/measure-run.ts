@@ -12,7 +12,7 @@ import type { ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runTimedSysbench } from './timed-sysbench.js';
-import type { SysbenchSummary } from './sysbench-summary.js';
+import type { SysbenchSummary } from '../results/perf-pair-record.js';
 import type { PerfWorkload } from './perf-workload.js';
 
 export interface MeasureInput {

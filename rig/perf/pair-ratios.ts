@@ -3,7 +3,7 @@
  * left out), and the never-torn scenario of the same setting: the safety half of the same claim.
  */
 import type { CampaignResults, ScenarioSummary } from '../results/types.js';
-import type { PerfPairRecord } from './perf-record.js';
+import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { ratioSpread, type RatioSpread } from './ratio-spread.js';
 
 export interface PairRatios {

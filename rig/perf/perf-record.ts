@@ -8,7 +8,7 @@ import type { ScenarioSettings } from '../results/types.js';
 import type { RatioSpread } from './ratio-spread.js';
 import type { PerfAxis } from './perf-comparison.js';
 import type { SysbenchTest } from './perf-workload.js';
-import type { SysbenchSummary } from './sysbench-summary.js';
+import type { SysbenchSummary } from '../results/perf-pair-record.js';
 
 export interface PerfRun extends SysbenchSummary {
   repetition: number; // 1..N; runs of one repetition are a pair
@@ -35,16 +35,4 @@ export interface PerfRecord {
   ratios: PerfRatios; // B / A, per repetition
   startedAt: string;
   finishedAt: string;
-}
-
-/** A `mode: perf` scenario's cycle in a campaign: one pair of runs, doublewrite on then off. */
-export interface PerfPairRecord {
-  id: string; // <scenario>-<cycle>, as a cycle's
-  scenario: string;
-  cycle: number; // the repetition
-  seed: number; // sysbench's --rand-seed for both runs
-  on: SysbenchSummary | null; // null when the pair failed
-  off: SysbenchSummary | null;
-  error: string | null; // the rig's failure, when the pair has no figures
-  versions: { server: string; sysbench: string };
 }

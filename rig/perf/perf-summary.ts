@@ -2,7 +2,8 @@
  * The lines `rig perf` prints: what was compared, each run, the B / A ratios with their spread
  * ("doublewrite off / on write QPS: ..."), and one closing line naming the axis.
  */
-import type { PerfPairRecord, PerfRecord } from './perf-record.js';
+import type { PerfRecord } from './perf-record.js';
+import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { figureName, ratioName, type PerfFigure } from './ratio-name.js';
 import { formatChange, type RatioSpread } from './ratio-spread.js';
 

@@ -4,7 +4,7 @@
  * repetition's pair gives one B / A ratio.
  */
 import { cpus, loadavg } from 'node:os';
-import { rigVersion } from '../campaign/environment.js';
+import { rigVersion } from '../version.js';
 import { ensurePreparedImage } from '../cycle/prepared-image.js';
 import { checkAborted } from '../interrupts.js';
 import type { ServerRuntime } from '../runtime/types.js';

@@ -2,17 +2,7 @@
  * Reads the statistics sysbench prints when a timed run ends: read and write queries,
  * transactions, the run's length and the latency percentile it was asked for (`--percentile=99`).
  */
-export interface SysbenchSummary {
-  reads: number; // read queries performed (0 for oltp_write_only)
-  writes: number; // write queries performed
-  transactions: number;
-  seconds: number; // sysbench's own "total time"
-  readQps: number; // reads / seconds
-  writeQps: number; // writes / seconds
-  tps: number; // transactions / seconds
-  p99Ms: number; // the 99th percentile of a transaction's latency
-  errors: number; // ignored errors (deadlocks sysbench retried)
-}
+import type { SysbenchSummary } from '../results/perf-pair-record.js';
 
 function field(output: string, pattern: RegExp): number | null {
   const m = pattern.exec(output);

@@ -9,7 +9,8 @@ import { DEFAULT_PERF } from '../defaults.js';
 import { sysbenchSeed, sysbenchWriteOnlyArgs } from '../load/sysbench.js';
 import { sysbenchFailure } from '../load/sysbench-report.js';
 import { findExecutable } from '../runtime/find-server-binary.js';
-import { readSysbenchSummary, type SysbenchSummary } from './sysbench-summary.js';
+import { readSysbenchSummary } from './sysbench-summary.js';
+import type { SysbenchSummary } from '../results/perf-pair-record.js';
 import { sysbenchTest, type PerfWorkload } from './perf-workload.js';
 
 export interface TimedSysbench {

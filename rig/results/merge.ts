@@ -9,8 +9,8 @@ import { badInput } from '../errors.js';
 import type { LoadedResults } from './load-results.js';
 import { campaignOutcome, cyclesPerHour, summarizeScenarios } from './summarize.js';
 import type { CampaignResults, CycleRecord } from './types.js';
-import type { PerfPairRecord } from '../perf/perf-record.js';
-import { withPerfTrouble } from '../perf/perf-outcome.js';
+import type { PerfPairRecord } from './perf-pair-record.js';
+import { withPerfTrouble } from './perf-outcome.js';
 
 export interface MergeOptions {
   outDir: string; // where the merged results.json goes: evidence paths are rewritten against it

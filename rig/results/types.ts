@@ -5,13 +5,13 @@
  */
 import type { DiskBackend } from '../../faults/disk-record.js';
 import type { DeviceModel } from '../../faults/device-model.js';
-import type { FindingId } from '../findings/catalog.js';
+import type { FindingId } from './finding-ids.js';
 import type { DoublewriteSetting } from './doublewrite-mode.js';
-import type { LoadMix } from '../load/load-mix.js';
+import type { LoadMix } from './load-kinds.js';
 import type { Fate, FatePolicy, PendingWrite } from '../../faults/crash-plan.js';
 import type { FsKind } from '../../faults/filesystems.js';
 import type { DiskCut } from '../../faults/helper-status.js';
-import type { PerfPairRecord } from '../perf/perf-record.js';
+import type { PerfPairRecord } from './perf-pair-record.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import type { RedoFileOps } from '../pages/redo-file-ops.js';
 

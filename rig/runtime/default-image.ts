@@ -6,7 +6,7 @@
 import type Dockerode from 'dockerode';
 import { IMAGE_CATALOG } from '../docker/image-catalog.js';
 import { badInput } from '../errors.js';
-import type { ServerFlavor } from './find-server-binary.js';
+import type { ServerFlavor } from '../results/server-identity.js';
 
 export interface ChosenImage {
   tag: string;

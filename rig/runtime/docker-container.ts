@@ -5,7 +5,7 @@
  */
 import type Dockerode from 'dockerode';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { currentOwner, formatOwner } from '../cleanup/process-owner.js';
+import { currentOwner, formatOwner } from '../process-owner.js';
 
 export const RUN_LABEL = 'powercut-rig.run';
 export const ROLE_LABEL = 'powercut-rig.role';

@@ -6,7 +6,7 @@
 import type Dockerode from 'dockerode';
 import { badInput } from '../errors.js';
 import { findImageSpec } from '../docker/image-catalog.js';
-import type { ServerFlavor } from './find-server-binary.js';
+import type { ServerFlavor } from '../results/server-identity.js';
 
 export interface ServerImage {
   image: string;

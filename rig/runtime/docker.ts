@@ -19,7 +19,7 @@ import { ROCKSDB_PROBE_ARGS, readRocksdbProbe } from './rocksdb-support.js';
 import { CONTAINER_DATADIR, CONTAINER_RUNDIR, containerOptions, removeContainer, runToCompletion } from './docker-container.js';
 import { inspectServerImage, type ServerImage } from './docker-image.js';
 import { DockerServer, exitFromCode } from './docker-server.js';
-import type { ServerIdentity } from './server-identity.js';
+import type { ServerIdentity } from '../results/server-identity.js';
 import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
 import { waitForReady } from './wait-for-ready.js';
 

@@ -6,8 +6,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { badInput, rigFailure } from '../errors.js';
-
-export type ServerFlavor = 'mariadb' | 'mysql';
+import type { ServerFlavor } from '../results/server-identity.js';
 
 export interface ServerBinary {
   path: string;

@@ -1,11 +1,11 @@
 /**
  * The server's command line for one datadir: no option files, unix socket only, and the InnoDB
  * settings of the scenario plus those that keep a crash test honest (every commit flushed). The
- * settings map to the options the server in use accepts (rig/runtime/server-identity.ts).
+ * settings map to the options the server in use accepts (rig/results/server-identity.ts).
  */
 import { FLUSH_METHODS, PAGE_SIZES, type ServerSettings } from '../results/types.js';
 import { badInput } from '../errors.js';
-import { hasDoublewriteFast, isMysql8030, type ServerIdentity } from './server-identity.js';
+import { hasDoublewriteFast, isMysql8030, type ServerIdentity } from '../results/server-identity.js';
 
 const SIZE = /^\d+[kmg]?$/i;
 

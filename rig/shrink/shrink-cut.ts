@@ -22,7 +22,7 @@ import { judgeCut, scanCut } from '../cycle/judge-cut.js';
 import type { PageTruth } from '../cycle/page-truth.js';
 import type { CycleRecord, RecoveryBounds, ScenarioSettings, TornPage } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
-import type { ServerFlavor } from '../runtime/find-server-binary.js';
+import type { ServerFlavor } from '../results/server-identity.js';
 import { ddmin } from './ddmin.js';
 import { describeFailure, failureOf, sameFailure, type FailureSignature } from '../findings/failure-signature.js';
 

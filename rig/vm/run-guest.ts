@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { currentOwner, formatOwner } from '../cleanup/process-owner.js';
+import { currentOwner, formatOwner } from '../process-owner.js';
 import { rigFailure } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import type { GuestFiles } from './build-guest.js';

@@ -3,7 +3,7 @@ import { loadCampaign } from '../../rig/campaign/load-campaign.js';
 import { planCycles } from '../../rig/campaign/plan-cycles.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FINDING_IDS } from '../../rig/findings/catalog.js';
+import { FINDING_IDS } from '../../rig/results/finding-ids.js';
 
 t.test('campaigns/quick.yml: the three headline scenarios, 3 cycles each, small dataset', async (t) => {
   const c = await loadCampaign('campaigns/quick.yml');

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCycle } from '../../rig/cycle/run-cycle.js';
 import { readLoadFile } from '../../rig/load/load-file.js';
-import { LOAD_KINDS, type LoadMix } from '../../rig/load/load-mix.js';
+
+import { LOAD_KINDS, type LoadMix } from '../../rig/results/load-kinds.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../rig/results/page-zero.js';
 import type { ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';

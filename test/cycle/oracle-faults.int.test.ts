@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import { loadJournal } from '../../faults/journal.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';

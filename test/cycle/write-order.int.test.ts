@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
 import { loadJournal, type JournalEntry } from '../../faults/journal.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { defaultExpectation } from '../../rig/campaign/default-expectation.js';
 import { diskOptionsFor } from '../../rig/cycle/disk-options.js';
 import { runCycle } from '../../rig/cycle/run-cycle.js';

@@ -3,13 +3,13 @@ import { chooseMirror, parseDeb822Sources, parseOneLineSources, pickMirror, read
 
 const deb822 = `Types: deb
 # a comment
-URIs: http://deb.debian.org/debian/
+URIs: http://archive.example/debian/
 Suites: bookworm bookworm-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 Types: deb
-URIs: http://deb.debian.org/debian-security
+URIs: http://archive.example/debian-security
 Suites: bookworm-security
 Components: main
 
@@ -27,13 +27,13 @@ Components: main
 
 t.test('deb822 paragraphs: deb entries only, disabled ones skipped', async (t) => {
   const entries = parseDeb822Sources(deb822);
-  t.same(entries.map((e) => e.uri), ['http://deb.debian.org/debian/', 'http://deb.debian.org/debian-security']);
-  t.equal(pickMirror(entries, 'bookworm'), 'http://deb.debian.org/debian', 'the suite itself, trailing slash trimmed');
+  t.same(entries.map((e) => e.uri), ['http://archive.example/debian/', 'http://archive.example/debian-security']);
+  t.equal(pickMirror(entries, 'bookworm'), 'http://archive.example/debian', 'the suite itself, trailing slash trimmed');
   t.equal(
     sourcesListFor(entries, 'bookworm'),
-    'deb http://deb.debian.org/debian/ bookworm main\n' +
-      'deb http://deb.debian.org/debian/ bookworm-updates main\n' +
-      'deb http://deb.debian.org/debian-security bookworm-security main\n',
+    'deb http://archive.example/debian/ bookworm main\n' +
+      'deb http://archive.example/debian/ bookworm-updates main\n' +
+      'deb http://archive.example/debian-security bookworm-security main\n',
   );
 });
 
@@ -57,11 +57,11 @@ t.test('a suite the host does not list comes from the host mirror, -updates and 
   const entries = parseDeb822Sources(deb822);
   const choice = chooseMirror(entries, 'trixie', 'bookworm');
   t.same(choice, {
-    uri: 'http://deb.debian.org/debian',
+    uri: 'http://archive.example/debian',
     sourcesList:
-      'deb http://deb.debian.org/debian/ trixie main\n' +
-      'deb http://deb.debian.org/debian/ trixie-updates main\n' +
-      'deb http://deb.debian.org/debian-security trixie-security main\n',
+      'deb http://archive.example/debian/ trixie main\n' +
+      'deb http://archive.example/debian/ trixie-updates main\n' +
+      'deb http://archive.example/debian-security trixie-security main\n',
   });
   t.equal(chooseMirror(entries, 'bookworm', null)?.sourcesList, sourcesListFor(entries, 'bookworm'), 'a listed suite: its own entries');
   t.equal(chooseMirror(entries, 'trixie', null), null, 'no host suite known: no mirror');
@@ -70,7 +70,7 @@ t.test('a suite the host does not list comes from the host mirror, -updates and 
 
 t.test('sid has no -updates or -security: only its own line', async (t) => {
   const entries = parseDeb822Sources(deb822);
-  t.same(chooseMirror(entries, 'sid', 'bookworm'), { uri: 'http://deb.debian.org/debian', sourcesList: 'deb http://deb.debian.org/debian/ sid main\n' });
+  t.same(chooseMirror(entries, 'sid', 'bookworm'), { uri: 'http://archive.example/debian', sourcesList: 'deb http://archive.example/debian/ sid main\n' });
 });
 
 t.test('the host suite is VERSION_CODENAME from os-release', async (t) => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { loadJournal } from '../../faults/journal.js';
 import { sendCommand } from '../../faults/control-client.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');

@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { makePlan } from '../../faults/crash-plan.js';
 import { loadJournal } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');

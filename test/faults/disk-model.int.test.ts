@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { makePlan } from '../../faults/crash-plan.js';
 import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import { makeProgram, splitAtCut, xfsIoArgs, type Step } from '../../faults/selftest/write-program.js';
 import { expectedImage, unitsWholeOrAbsent } from '../../faults/selftest/model.js';

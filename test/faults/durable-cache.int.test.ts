@@ -17,7 +17,7 @@ import type { DeviceModel } from '../../faults/device-model.js';
 import { loadJournal, type JournalEntry } from '../../faults/journal.js';
 import { materializeCrashImage } from '../../faults/materialize.js';
 import { ORDER_LOG_FILE, readOrderLog } from '../../faults/order-log.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { waitFor } from '../../faults/system.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import { makeProgram, xfsIoArgs, type ProgramWrite, type Step } from '../../faults/selftest/write-program.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { DATADIR_FILESYSTEMS, FILESYSTEMS } from '../../faults/filesystems.js';
-import { startDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 
 const LOCAL = shippedProfile('local');

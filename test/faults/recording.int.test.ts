@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { diskEnvironmentFromEnv } from '../../faults/disk-environment.js';
 import { FILESYSTEMS } from '../../faults/filesystems.js';
-import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
+import type { PowerFailDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { indexRecording, readRecordedData, RECORDING_FILE, type RecordedEvent, type RecordedWrite, type Recording } from '../../faults/recording.js';
 import { shippedProfile } from '../../faults/device-profile.js';
 

@@ -13,7 +13,8 @@ import { AckedSteps } from '../../rig/load/lifecycle/acked-steps.js';
 import { LIFECYCLE_KINDS } from '../../rig/load/lifecycle/kinds.js';
 import { pickWeighted } from '../../rig/load/lifecycle/lifecycle-step.js';
 import { signature, totalRows, type ObjectState } from '../../rig/load/lifecycle/table-state.js';
-import { isDefaultMix, lifecycleKinds, pickKind, showMix, type LoadKind } from '../../rig/load/load-mix.js';
+import { isDefaultMix, lifecycleKinds, pickKind, showMix } from '../../rig/load/load-mix.js';
+import type { LoadKind } from '../../rig/results/load-kinds.js';
 
 t.test('pickKind draws kinds in proportion to their weights, the same for the same seed', async (t) => {
   const mix = { 'write-only': 6, churn: 2, bulk: 1, alter: 0 };

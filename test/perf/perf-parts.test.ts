@@ -5,9 +5,9 @@ import { perfSettings } from '../../rig/cli/perf-scenario.js';
 import { readSysbenchSummary } from '../../rig/perf/sysbench-summary.js';
 import { timedSysbenchArgs } from '../../rig/perf/timed-sysbench.js';
 import { RigError } from '../../rig/errors.js';
-import { missingPairs, withPerfTrouble } from '../../rig/perf/perf-outcome.js';
+import { missingPairs, withPerfTrouble } from '../../rig/results/perf-outcome.js';
 import type { ScenarioSummary } from '../../rig/results/types.js';
-import type { PerfPairRecord } from '../../rig/perf/perf-record.js';
+import type { PerfPairRecord } from '../../rig/results/perf-pair-record.js';
 
 const OUTPUT = `sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { RigError } from '../../rig/errors.js';
 import { durabilityArgs, initializeArgs, innodbArgs, serverArgs, unsupportedSetting, validateServerSettings } from '../../rig/runtime/server-args.js';
 import type { FlushMethod, ServerSettings } from '../../rig/results/types.js';
-import { hasDoublewriteFast, serverIdentity } from '../../rig/runtime/server-identity.js';
+import { hasDoublewriteFast, serverIdentity } from '../../rig/results/server-identity.js';
 
 const settings: ServerSettings = { engine: 'innodb', doublewrite: false, flushMethod: 'O_DIRECT', pageSize: 4096, bufferPool: '64M', redoSize: '96M' };
 const mariadb1011 = serverIdentity('10.11.19-MariaDB-0+deb12u1');

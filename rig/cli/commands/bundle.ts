@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeBundle } from '../../bundle/write-bundle.js';
 import { contextFromEnv } from '../../context.js';
-import { loadCycleRecord } from '../../cycle/repro.js';
+import { loadCycleRecord } from '../../repro/repro.js';
 import { failureOf } from '../../findings/failure-signature.js';
 import { badInput } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';

@@ -30,7 +30,7 @@ import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
 import { missingRocksdb } from '../../runtime/rocksdb-support.js';
-import { serverIdentity } from '../../runtime/server-identity.js';
+import { serverIdentity } from '../../results/server-identity.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { flagValue } from '../flag-value.js';
 import { runAction } from '../run-action.js';

@@ -14,7 +14,7 @@ import { runCycle } from '../../cycle/run-cycle.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
 import { missingRocksdb } from '../../runtime/rocksdb-support.js';
-import { serverIdentity } from '../../runtime/server-identity.js';
+import { serverIdentity } from '../../results/server-identity.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { CYCLE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';

@@ -25,7 +25,7 @@ import { runPerf } from '../../perf/run-perf.js';
 import { writeFileAtomic } from '../../results/write-atomic.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
-import { serverIdentity } from '../../runtime/server-identity.js';
+import { serverIdentity } from '../../results/server-identity.js';
 import { PERF_FLAGS, SCENARIO_FLAGS, flagOption } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
 

@@ -12,7 +12,7 @@ import { DEFAULT_RECOVERY_BOUNDS } from '../../defaults.js';
 import { contextFromEnv } from '../../context.js';
 import { runInterruptible } from '../../interrupts.js';
 import { CleanupStack } from '../../cycle/cleanup-stack.js';
-import { rebuildAndServe, reproDown } from '../../cycle/repro.js';
+import { rebuildAndServe, reproDown } from '../../repro/repro.js';
 import { datadirOn, makeRunDir } from '../../cycle/server-dirs.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { findServerBinary } from '../../runtime/find-server-binary.js';
@@ -21,13 +21,13 @@ import { serverArgs } from '../../runtime/server-args.js';
 import { runAction } from '../run-action.js';
 import { rmSync } from 'node:fs';
 import { badInput } from '../../errors.js';
-import { loadCycleRecord } from '../../cycle/repro.js';
+import { loadCycleRecord } from '../../repro/repro.js';
 import { rejudgeOn } from '../../cycle/rejudge-on.js';
 import { stateAsCut } from '../../explore/barrier-cut.js';
 import { createLocalRuntime } from '../../runtime/local.js';
 import type { ServerRuntime } from '../../runtime/types.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
-import { serverIdentity } from '../../runtime/server-identity.js';
+import { serverIdentity } from '../../results/server-identity.js';
 
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 

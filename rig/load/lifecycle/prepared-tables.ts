@@ -3,7 +3,8 @@
  * made with the dataset and shut down cleanly, so every byte of them is durable before the load.
  */
 import type { Connection } from 'mysql2/promise';
-import { lifecycleKinds, type LifecycleKindName, type LoadMix } from '../load-mix.js';
+import { lifecycleKinds, type LifecycleKindName } from '../load-mix.js';
+import type { LoadMix } from '../../results/load-kinds.js';
 import { LIFECYCLE_KINDS } from './kinds.js';
 
 /** The kinds of the mix whose tables come from the prepared image. */

@@ -3,7 +3,8 @@
  * "mariadbd 11.8.9-MariaDB-0+deb13u1", "8.4.3", "9.7.4-2"), and what that server accepts: the
  * settings map to different options across releases (rig/runtime/server-args.ts).
  */
-import type { ServerFlavor } from './find-server-binary.js';
+/** The two families of servers the rig knows: their options, files and recovery rules differ. */
+export type ServerFlavor = 'mariadb' | 'mysql';
 
 export interface ServerIdentity {
   flavor: ServerFlavor;

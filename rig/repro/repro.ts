@@ -10,9 +10,10 @@ import type { CycleRecord } from '../results/types.js';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { readRecord } from '../../faults/disk-record.js';
-import { startDisk, type PowerFailDisk } from '../../faults/power-fail-disk.js';
+import type { PowerFailDisk } from '../../faults/power-fail-disk.js';
+import { startDisk } from '../../faults/start-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
-import { diskOptionsFor } from './disk-options.js';
+import { diskOptionsFor } from '../cycle/disk-options.js';
 import { rebuildStateImage } from '../explore/rebuild-state.js';
 
 export function reproDir(cycleDir: string): string {

@@ -3,7 +3,7 @@
  * reused pid is never mistaken for it). A sweep takes away only what belongs to a process that is
  * gone; a live run's disk, server, containers and engine are its own to take down.
  */
-import { processAlive, processStartTime } from '../../faults/system.js';
+import { processAlive, processStartTime } from '../faults/system.js';
 
 export interface ProcessOwner {
   pid: number;

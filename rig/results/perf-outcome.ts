@@ -4,8 +4,8 @@
  * cycle's rig-error or a missing cycle is; a finding or a running campaign outranks it. Figures
  * pass or fail nothing: how fast is not a verdict.
  */
-import type { CampaignResults, ScenarioSummary } from '../results/types.js';
-import type { PerfPairRecord } from './perf-record.js';
+import type { CampaignResults, ScenarioSummary } from './types.js';
+import type { PerfPairRecord } from './perf-pair-record.js';
 
 type Outcome = CampaignResults['outcome'];
 
