@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyErrorLog, excerptErrorLog, summarizeLog } from '../../logs/index.js';
+import type { PageRef } from '../../logs/page-ref.js';
 import { describeExercised } from '../../results/exercised.js';
 import type { CycleRecord } from '../../results/types.js';
 import { judgeCycle } from '../judge.js';
@@ -15,6 +16,21 @@ import { rocksdbWritesPending, walTailLost } from '../rocksdb-writes.js';
 import type { RecoveryResult } from './recover.js';
 import type { AfterScan } from './scan-after.js';
 import type { CrashScan } from './scan.js';
+
+/**
+ * Pages the server's log named corrupt that the cut did not tear, when it named any: its complaint
+ * was then (also) about a page no torn write explains, which the reason must say rather than let
+ * the torn pages take the blame. A page is matched by space id and number, or by file and number.
+ */
+export function corruptUntorn(torn: CycleRecord['tornPagesBefore'], corrupt: readonly PageRef[]): string[] {
+  const tornKeys = new Set(torn.flatMap((p) => [`${p.file}#${p.page}`, ...(p.space === null ? [] : [`space ${p.space}#${p.page}`])]));
+  const named = corrupt.filter((r) => r.page !== undefined && (r.file !== undefined || r.space !== undefined));
+  const untorn = named.filter((r) => !(r.file !== undefined && tornKeys.has(`${r.file}#${r.page}`)) && !(r.space !== undefined && tornKeys.has(`space ${r.space}#${r.page}`)));
+  if (!untorn.length) return [];
+  const names = untorn.map((r) => `${r.file ?? `space ${r.space}`} page ${r.page}`);
+  const one = untorn.length === 1;
+  return [`the server named ${names.join(', ')} corrupt, which the cut did not tear (${one ? 'no torn write explains it' : 'no torn write explains them'})`];
+}
 
 /** Torn pages whose home write was issued while their doublewrite copy was still unflushed. */
 function unflushedCopies(torn: CycleRecord['tornPagesBefore']): string[] {
@@ -60,7 +76,8 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
   }
   record.exercised = describeExercised(record.tornPagesBefore, record.pendingWrites, record.settings.server.pageSize, record.settings.disk.atomicUnit);
   if (scanned.rocksdb) record.exercised.rocksdbWritesInFlight = rocksdbWritesPending(scanned.rocksdb);
-  const logged = summarizeLog(events).counts;
+  const summary = summarizeLog(events);
+  const logged = summary.counts;
   const { verdict, reason } = judgeCycle({
     torn: record.tornPagesBefore,
     run: recovery.run,
@@ -74,7 +91,7 @@ export function judgeRecovery(record: CycleRecord, dir: string, scanned: CrashSc
   });
   record.verdict = verdict;
   const page0Findings = record.tornPagesBefore.flatMap((p) => (p.page0?.finding ? [p.page0.finding] : []));
-  record.reason = [reason, ...page0Findings, ...unflushedCopies(record.tornPagesBefore), ...reusedSlots(record.tornPagesBefore), ...unwrittenCopies(record.tornPagesBefore)].join('; ');
+  record.reason = [reason, ...page0Findings, ...unflushedCopies(record.tornPagesBefore), ...reusedSlots(record.tornPagesBefore), ...unwrittenCopies(record.tornPagesBefore), ...corruptUntorn(record.tornPagesBefore, summary.corruptPages)].join('; ');
   if (!scanned.reconciliation.ok) {
     record.verdict = 'rig-error';
     record.error = describeMismatch(scanned.reconciliation);
