@@ -9,7 +9,7 @@ HELPER := faults/helper/pfdisk
 DM_WATCH := faults/helper/pfdm-watch
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper compose-plugin build dist typecheck demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench clean setup-times-reset
+.PHONY: setup apt npm helper compose-plugin build dist test-build demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench clean setup-times-reset
 
 setup: apt npm helper compose-plugin
 
@@ -76,11 +76,13 @@ dist: npm
 	@chmod +x dist/rig/cli/main.js
 	$(call step-end,dist)
 
-# The sources and test/ (tap runs the tests without checking their types); fails on any type error.
-typecheck: npm
+# The sources and test/, type-checked and compiled into dist/ (tsconfig.test.json): tap runs the
+# compiled tests, dist/test/**/*.test.js. Fails on any type error.
+test-build: npm
 	$(step-start)
 	$(NODE_BIN)/tsc -p tsconfig.test.json
-	$(call step-end,typecheck)
+	@chmod +x dist/rig/cli/main.js
+	$(call step-end,test-build)
 
 # A database finding (exit 1) is what the demo is for: it is in the report, and the demo succeeds.
 demo: build
@@ -109,14 +111,14 @@ test-dm: build vm-setup
 	@node scripts/run-tests.mjs --disable-coverage --timeout=3600 $$(find test -name '*.dm.test.ts' | sort)
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
-test: setup-times-reset build typecheck vm-setup images
+test: setup-times-reset build test-build vm-setup images
 	$(step-start)
 	@node dist/rig/cli/main.js cleanup # what a killed earlier run left (only disks whose owner is gone)
 	$(call step-end,cleanup)
 	@node scripts/run-tests.mjs --coverage-min $(COVERAGE_MIN) --setup-times $(SETUP_TIMES)
 
-# The type check, then what needs no root, FUSE, server or Docker.
-test-fast: setup-times-reset typecheck dist
+# The type check and build of the tests, then what needs no root, FUSE, server or Docker.
+test-fast: setup-times-reset test-build
 	@node scripts/run-tests.mjs --fast --setup-times $(SETUP_TIMES)
 
 # Docker runtime only: starts the rig's own dockerd when none answers, builds the offline images;

@@ -3,13 +3,18 @@
 // Missing totals, and (with --coverage-min) a missing coverage summary, each count as one failure.
 // Coverage is of every source file under SOURCE_DIRS: one that no test loaded counts as 0%
 // (one that declares only types, and so cannot be loaded, is not counted).
+// tap runs the tests compiled (tsconfig.test.json: dist/test/**/*.test.js beside the compiled
+// sources; a TypeScript loader in each of some 160 test processes cost about 2 s of CPU apiece).
+// Files are named by their sources, test/**/*.test.ts, here and in what this prints; the
+// compiled ones are rebuilt first when a .ts file is newer than what it compiles to.
 //   --fast              only what needs no root, FUSE, server or Docker (*.test.ts, not *.int / *.docker)
 //   (*.dm.test.ts only when named: they boot the guest at length, see make test-dm)
 //   --coverage-min N    fail when line coverage of all source files is below N percent
 //   --setup-times FILE  print the set-up steps' times that make wrote to FILE, then delete it
-//   other arguments     passed to tap (e.g. test files)
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+//   test/x.test.ts      only these files (dist/test/x.test.js names the same one)
+//   other arguments     passed to tap (e.g. --timeout=3600)
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { writeUnloadedCoverage } from './cover-unloaded.mjs';
 import { listFailures } from './list-failures.mjs';
 import { fileTimesIn, slowestLines } from './slowest-files.mjs';
@@ -35,32 +40,40 @@ const rest = args.filter((a, i) => a !== '--fast' && !ownArgs.has(i));
 const coverage = !args.includes('--disable-coverage');
 // This summary names the files tap saw loaded; the text summary follows once the others are added.
 const tapArgs = ['--allow-incomplete-coverage', '--coverage-report=json-summary'];
-// Naming any --exclude replaces tap's defaults, so they are named again here.
-tapArgs.push('--exclude=**/@(fixture|fixtures|dist|node_modules)/**');
-// *.dm.test.ts boot the guest for many minutes (make test-dm), named one by one; tap runs named files whatever
-// they match.
-tapArgs.push('--exclude=**/*.dm.test.ts');
-if (fast) tapArgs.push('--exclude=**/*.int.test.ts', '--exclude=**/*.docker.test.ts');
+// The tests' own modules (their fixtures too) are no sources: coverage is of the rig's.
+tapArgs.push('--coverage-exclude=dist/test/**');
 // Files run two at a time (tap starts a process for each, seconds a file before its first test;
 // an integration file spends much of its time waiting on a server or the disk). A file runs alone
 // when it says so with a line `// runs alone: why` (it takes every free loop device, asks a global
 // `rig cleanup` for nothing else's, counts every container on the engine, or boots the guest,
 // whose emulated CPUs take both cores). Those run after the others, in a second tap run: tap runs
-// files in name order, and a file run alone in the middle of them (tap's `serial`) idles one core
-// while the file beside it finishes. The second run names its files in a save list (tap's
-// --save), which keeps the first run's coverage.
+// files in the order named, and a file run alone in the middle of them (tap's `serial`) idles one
+// core while the file beside it finishes. The second run also names its files in a save list
+// (tap's --save), which keeps the first run's coverage.
 // The docker files of the first run share one engine: the one that answers, else the rig's own
 // dockerd, started here and claimed by this process (so a test or a rig command that connects
 // to it leaves it running), and stopped before the files that run alone, which start their own.
-const named = rest.filter((a) => !a.startsWith('-'));
+const named = rest.filter((a) => !a.startsWith('-')).map(sourceOf);
 const options = rest.filter((a) => a.startsWith('-'));
-const alone = fast ? [] : named.length ? named.filter(runsAlone) : aloneFiles('test');
-const together = named.filter((f) => !alone.includes(f));
+// *.dm.test.ts boot the guest for many minutes (make test-dm): they run only when named.
+const sources = named.length ? named : testSources('test').filter((f) => !/\.dm\.test\.ts$/.test(f) && !(fast && /\.(int|docker)\.test\.ts$/.test(f)));
+const missing = sources.filter((f) => !existsSync(f));
+if (missing.length) {
+  console.error(`no such test file: ${missing.join(', ')}; name files as test/**/*.test.ts`);
+  process.exit(2);
+}
+const alone = fast ? [] : sources.filter(runsAlone);
+const together = sources.filter((f) => !alone.includes(f));
 const runs = [];
-if (!named.length) runs.push([...tapArgs, '--jobs=2', ...alone.map((f) => `--exclude=${f}`), ...options]);
-else if (together.length) runs.push([...tapArgs, '--jobs=2', ...options, ...together]);
-if (alone.length) runs.push([...tapArgs, '--jobs=1', `--save=${saveList(alone)}`, ...options]);
-const firstRunHasDocker = !fast && (named.length ? together.some(isDockerFile) : true);
+if (together.length) runs.push([...tapArgs, '--jobs=2', ...options, ...together.map(compiledOf)]);
+if (alone.length) runs.push([...tapArgs, '--jobs=1', `--save=${saveList(alone.map(compiledOf))}`, ...options, ...alone.map(compiledOf)]);
+const firstRunHasDocker = together.some(isDockerFile);
+
+if (!compiled()) {
+  console.log('the tests do not compile (tsc -p tsconfig.test.json): fix the errors above');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 // A summary left by an earlier run must not stand in for this one's.
 const SUMMARY = '.tap/report/coverage-summary.json';
@@ -123,7 +136,7 @@ if (code !== 0 && failed === 0) failed = 1; // tap failed for a reason it did no
 if (setupTimes) printSetupTimes(setupTimes);
 for (const line of slowestLines(files, tapMs)) console.log(line);
 // What failed, by name, just above the count: the end of a long log is what gets read.
-const failures = listFailures(RESULTS);
+const failures = listFailures(RESULTS).map((line) => line.replace(/^(# failed: )(\S+)/, (_, head, file) => head + sourceOf(file)));
 for (const line of failures.slice(0, 30)) console.log(line);
 if (failures.length > 30) console.log(`# ... and ${failures.length - 30} more failures above`);
 if (failures.length === 0 && count('fail') > 0) console.log("# failed: no saved result names it; see 'not ok' above");
@@ -143,7 +156,7 @@ async function runTap(args, files) {
     const text = chunk.toString();
     tail = (tail + text).slice(-20000);
     const found = fileTimesIn(partLine + text);
-    files.push(...found.files);
+    files.push(...found.files.map((f) => ({ ...f, file: sourceOf(f.file) })));
     partLine = found.rest;
   });
   const code = await exitOf(child);
@@ -158,17 +171,54 @@ function saveList(paths) {
   return path;
 }
 
-/** The test files under `dir` with a `// runs alone:` line, by path from here. */
-function aloneFiles(dir) {
+/** The test files under `dir` (each *.test.ts but the fixtures), by path from here, sorted. */
+function testSources(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : testSources(path);
+      return /\.test\.ts$/.test(e.name) ? [path] : [];
+    })
+    .sort();
+}
+
+/** test/x.test.ts for itself or for dist/test/x.test.js, the file tap runs. */
+function sourceOf(path) {
+  const m = /^(?:\.\/)?dist\/(test\/.+)\.js$/.exec(path);
+  return m ? `${m[1]}.ts` : path.replace(/^\.\//, '');
+}
+
+function compiledOf(source) {
+  return `dist/${source.replace(/\.ts$/, '.js')}`;
+}
+
+/**
+ * Compiles the sources and the tests into dist/ (tsconfig.test.json) when a .ts file under the
+ * folders it compiles is newer than its .js there, or has none; false when tsc finds errors.
+ */
+function compiled() {
+  const dirs = ['rig', 'faults', 'reports', 'bench', 'images', 'test'];
+  const stale = dirs.flatMap((d) => tsFiles(d)).find((ts) => {
+    const js = compiledOf(ts);
+    return !existsSync(js) || statSync(js).mtimeMs < statSync(ts).mtimeMs;
+  });
+  if (!stale) return true;
+  console.log(`# compiling the tests (tsc -p tsconfig.test.json): ${stale} is newer than dist/`);
+  return spawnSync('node_modules/.bin/tsc', ['-p', 'tsconfig.test.json'], { stdio: 'inherit' }).status === 0;
+}
+
+function tsFiles(dir) {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : aloneFiles(path);
-    return /\.test\.ts$/.test(e.name) && runsAlone(path) ? [path] : [];
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : tsFiles(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
-function runsAlone(path) {
-  return existsSync(path) && /^\/\/ runs alone: /m.test(readFileSync(path, 'utf8'));
+/** A test file (its source) that says `// runs alone: why`. */
+function runsAlone(source) {
+  return /^\/\/ runs alone: /m.test(readFileSync(source, 'utf8'));
 }
 
 function isDockerFile(path) {

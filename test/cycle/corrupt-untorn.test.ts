@@ -5,13 +5,13 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { corruptUntorn } from '../../rig/cycle/stages/judge.js';
 import { classifyErrorLog, summarizeLog } from '../../rig/logs/index.js';
 import type { TornPage } from '../../rig/results/types.js';
 import { tornPage } from '../fixtures/cycle-record.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
-const log = readFileSync(join(import.meta.dirname, '../fixtures/mariadb-11.8-error-logs/dw-off-4k-refused-ibd.log'), 'utf8');
+const log = readFileSync(fixtureFile('mariadb-11.8-error-logs', 'dw-off-4k-refused-ibd.log'), 'utf8');
 const corrupt = summarizeLog(classifyErrorLog(log)).corruptPages;
 const torn = (file: string, space: number, page: number): TornPage => ({ ...tornPage(page), file, space });
 const everyNamed = [torn('./undo002', 2, 2), torn('./undo002', 2, 36), ...[15, 41, 53, 153].map((p) => torn('./sbtest/sbtest2.ibd', 6, p))];

@@ -1,11 +1,10 @@
 /** Which doublewrite copies MySQL 8.0.20+ recovery would use (rig/cycle/mysql-doublewrite-rules.ts). */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { judgeDoublewrite } from '../../rig/cycle/doublewrite-rules.js';
 import type { DoublewriteCopy } from '../../rig/pages/index.js';
 import { parseReducedFile, type ReducedEntry } from '../../rig/pages/reduced-doublewrite.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
 const copy = (lsn: number, file: number, slot: number, over: Partial<DoublewriteCopy> = {}): DoublewriteCopy => ({
   space: 5, page: 7, lsn, valid: true, source: { file: `./#ib_16384_${file}.dblwr`, slot }, ...over,
@@ -75,7 +74,7 @@ t.test('DETECT_ONLY: the reduced file vetoes a copy older than the LSN it names,
 });
 
 t.test('the .bdblwr of a 9.7.4 crash image: two batch pages of entries, the stale page that stopped recovery among them', async (t) => {
-  const bytes = readFileSync(join(fileURLToPath(new URL('../fixtures/pages/', import.meta.url)), 'mysql-9.7-ib_16384_0.bdblwr'));
+  const bytes = readFileSync(fixtureFile('pages', 'mysql-9.7-ib_16384_0.bdblwr'));
   const { entries, corrupt } = parseReducedFile(bytes, './#ib_16384_0.bdblwr');
   t.equal(corrupt, 0);
   t.equal(entries.length, 122 + 128);

@@ -6,13 +6,13 @@
 import t, { type Test } from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { surveySpaceId } from '../../rig/cycle/mysql-space-survey.js';
 import { verifyPage } from '../../rig/pages/index.js';
 import { stampPage, writeU32 } from '../fixtures/pages/fixture-pages.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
 const PS = 16384;
-const real = readFileSync(fileURLToPath(new URL('../fixtures/pages/mysql-9.7-sbtest1-p0-5.ibd', import.meta.url)));
+const real = readFileSync(fixtureFile('pages', 'mysql-9.7-sbtest1-p0-5.ibd'));
 const pageOf = (file: Buffer, n: number) => file.subarray(n * PS, (n + 1) * PS);
 
 function writeFile(t: Test, file: Buffer): string {

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describePage0, page0Finding, page0LogLines, redoHeaderOf } from '../../rig/cycle/page0-evidence.js';
 import type { RedoFileOps } from '../../rig/pages/redo-file-ops.js';
 import type { TornPage } from '../../rig/results/types.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'mariadb-10.11-error-logs');
+const FIXTURES = fixtureFile('mariadb-10.11-error-logs');
 const log = readFileSync(join(FIXTURES, 'dw-on-4k-page0-torn-started.log'), 'utf8');
 
 const torn = (over: Partial<TornPage> = {}): TornPage => ({
@@ -68,13 +69,13 @@ t.test("the redo's page-0 header writes, by tablespace", async (t) => {
 });
 
 t.test("MySQL 9.7: the lines about a torn page 0 it restored, timestamps dropped, the survey's choice included", async (t) => {
-  const mysql = readFileSync(new URL('../fixtures/mysql-9.7-error-logs/dw-on-4k-restored-page0.log', import.meta.url), 'utf8');
+  const mysql = readFileSync(fixtureFile('mysql-9.7-error-logs', 'dw-on-4k-restored-page0.log'), 'utf8');
   t.same(page0LogLines(mysql, { file: './sbtest/sbtest1.ibd', space: 4 }), [
     '[ERROR] [MY-012224] [InnoDB] Checksum mismatch in datafile: ./sbtest/sbtest1.ibd, Space ID:4, Flags: 16417. Please refer to http://dev.mysql.com/doc/refman/9.7/en/innodb-troubleshooting-datadict.html for how to resolve the issue.',
     '[Note] [MY-012236] [InnoDB] Chosen space:4',
     "[Note] [MY-012238] [InnoDB] Restoring page [page id: space=4, page number=0] of datafile './sbtest/sbtest1.ibd' from the doublewrite buffer. Writing 16384 bytes into file './sbtest/sbtest1.ibd'",
   ]);
-  const refused = readFileSync(new URL('../fixtures/mysql-9.7-error-logs/dw-off-4k-refused-page0.log', import.meta.url), 'utf8');
+  const refused = readFileSync(fixtureFile('mysql-9.7-error-logs', 'dw-off-4k-refused-page0.log'), 'utf8');
   t.match(page0LogLines(refused, { file: './sbtest/sbtest1.ibd', space: 4 }), [
     /Checksum mismatch in datafile: \.\/sbtest\/sbtest1\.ibd/, // the line inside a page dump
     /Chosen space:4$/,
@@ -84,7 +85,7 @@ t.test("MySQL 9.7: the lines about a torn page 0 it restored, timestamps dropped
 
 t.test('MySQL: the lookup is the survey of the first 64 pages; page 0 of space 0 is the system tablespace', async (t) => {
   const dir = t.testdir({ db: {} });
-  const real = readFileSync(new URL('../fixtures/pages/mysql-9.7-sbtest1-p0-5.ibd', import.meta.url));
+  const real = readFileSync(fixtureFile('pages', 'mysql-9.7-sbtest1-p0-5.ibd'));
   const torn = Buffer.from(real);
   torn.fill(0xa5, 12288, 16384 - 8);
   writeFileSync(join(dir, 'db', 't.ibd'), torn);

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
@@ -133,10 +134,11 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** Starts test/fixtures/hold-disk.ts on `dir` and waits until its disk is up (the child is boxed:
- * an async function would otherwise wait for the process itself, which is a promise too). */
+/** Starts test/fixtures/hold-disk.ts (compiled, as this file is) on `dir` and waits until its disk
+ * is up (the child is boxed: an async function would otherwise wait for the process itself, which
+ * is a promise too). */
 async function holdDisk(dir: string): Promise<{ child: ResultPromise }> {
-  const child = execa(process.execPath, ['--import', '@tapjs/typescript/import', 'test/fixtures/hold-disk.ts', dir], {
+  const child = execa(process.execPath, [fileURLToPath(new URL('../fixtures/hold-disk.js', import.meta.url)), dir], {
     reject: false,
     extendEnv: false,
     env: plainEnv(env),

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { classifyErrorLog, classifyLine, logSegments, summarizeLog } from '../../rig/logs/index.js';
 import type { LogEventKind } from '../../rig/results/types.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
-const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const fixtures = fixtureFile() + '/';
 const read = (dir: string, file: string) => readFileSync(`${fixtures}${dir}/${file}`, 'utf8');
 
 type Counts = Partial<Record<LogEventKind, number>>;

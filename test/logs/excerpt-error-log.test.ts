@@ -1,9 +1,9 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { classifyErrorLog, excerptErrorLog } from '../../rig/logs/index.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
-const fixtures = fileURLToPath(new URL('../fixtures/mariadb-10.11-error-logs/', import.meta.url));
+const fixtures = fixtureFile('mariadb-10.11-error-logs') + '/';
 const read = (file: string) => readFileSync(fixtures + file, 'utf8');
 /** The log line numbers an excerpt shows. */
 const shownLines = (excerpt: string) =>
@@ -53,7 +53,7 @@ t.test('edges: first and last lines, numbering width, one line left out', async 
 });
 
 t.test("MySQL's page dumps next to a classified line are clipped, not shown whole", async (t) => {
-  const text = readFileSync(new URL('../fixtures/mysql-9.7-error-logs/dw-off-4k-refused-page0.log', import.meta.url), 'utf8');
+  const text = readFileSync(fixtureFile('mysql-9.7-error-logs', 'dw-off-4k-refused-page0.log'), 'utf8');
   const excerpt = excerptErrorLog(text, classifyErrorLog(text));
   t.ok(excerpt.split('\n').every((line) => line.length < 500), 'no line longer than the clip');
   t.match(excerpt, /len 16384; hex [0-9a-f]+\.\.\. \(\d+ characters\)/);

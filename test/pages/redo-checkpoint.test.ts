@@ -6,11 +6,11 @@
 import t from 'tap';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readMysqlCheckpoint, readMysqlRedoHeader } from '../../rig/pages/mysql-redo-checkpoint.js';
 import { readCheckpoint, readCheckpointHeader } from '../../rig/pages/redo-checkpoint.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
-const header = readFileSync(new URL('../fixtures/redo/mariadb-10.11-ib_logfile0.head', import.meta.url));
+const header = readFileSync(fixtureFile('redo', 'mariadb-10.11-ib_logfile0.head'));
 
 t.test('the valid checkpoint block with the larger LSN wins', async (t) => {
   t.same(readCheckpointHeader(header), { checkpoint: { lsn: 0xad64, endLsn: 0xad64, block: 4096 } });
@@ -32,7 +32,7 @@ t.test('other formats and short files say why they were not read', async (t) => 
 });
 
 t.test('MariaDB 11.8.9 keeps the 10.8 format: "Phys", blocks at 4096 and 8192 (mariadb-install-db, then restarts)', async (t) => {
-  const header118 = readFileSync(new URL('../fixtures/redo/mariadb-11.8-ib_logfile0.head', import.meta.url));
+  const header118 = readFileSync(fixtureFile('redo', 'mariadb-11.8-ib_logfile0.head'));
   t.equal(header118.subarray(16, 30).toString('latin1'), 'MariaDB 11.8.9', 'the creator the header names');
   t.same(readCheckpointHeader(header118), { checkpoint: { lsn: 45434, endLsn: 45434, block: 4096 } });
   const damaged = Buffer.from(header118);
@@ -43,7 +43,7 @@ t.test('MariaDB 11.8.9 keeps the 10.8 format: "Phys", blocks at 4096 and 8192 (m
 t.test('MySQL 9.7.4: the newest checkpoint over #innodb_redo/#ib_redoN, the one its log names', async (t) => {
   // headers (2 KiB each) of a crash image whose recovery logged "The latest found checkpoint is at
   // lsn = 24831150 in redo log file ./#innodb_redo/#ib_redo7"
-  const fixture = fileURLToPath(new URL('../fixtures/redo/mysql-9.7-innodb_redo/', import.meta.url));
+  const fixture = fixtureFile('redo', 'mysql-9.7-innodb_redo');
   const datadir = t.testdir({ '#innodb_redo': {} });
   for (const name of readdirSync(fixture)) copyFileSync(join(fixture, name), join(datadir, '#innodb_redo', name));
   const read = readMysqlRedoHeader(readFileSync(join(fixture, '#ib_redo7')));
@@ -55,7 +55,7 @@ t.test('MySQL 9.7.4: the newest checkpoint over #innodb_redo/#ib_redoN, the one 
 });
 
 t.test('MySQL redo: a damaged checkpoint block is skipped, and no file at all is said', async (t) => {
-  const fixture = join(fileURLToPath(new URL('../fixtures/redo/mysql-9.7-innodb_redo/', import.meta.url)), '#ib_redo7'); // '#' would start a URL fragment
+  const fixture = fixtureFile('redo', 'mysql-9.7-innodb_redo', '#ib_redo7');
   const damaged = Buffer.from(readFileSync(fixture));
   damaged.writeUInt8(damaged.readUInt8(512 + 9) ^ 1, 512 + 9);
   t.same(readMysqlRedoHeader(damaged).header?.checkpoints, []);

@@ -19,8 +19,9 @@ import { createRng, type Rng } from '../../faults/prng.js';
 import { crc32c } from '../../rig/pages/crc32c.js';
 import { parseRedoFileOps, readRedoFileOps, type Page0HeaderWrite, type RedoFileOp } from '../../rig/pages/redo-file-ops.js';
 import { REDO_HEADER_BYTES } from '../../rig/pages/redo-checkpoint.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
+const FIXTURES = fixtureFile();
 
 t.test('a real log: the parse ends where the server said, with the create and rename it failed on', async (t) => {
   const log = gunzipSync(readFileSync(join(FIXTURES, 'redo', 'create-then-rename.ib_logfile0.gz')));

@@ -9,9 +9,10 @@ import type { FileExtent } from '../../rig/pages/filefrag.js';
 import type { MappedFile } from '../../rig/pages/extent-map.js';
 import { readUnwrittenAreaCopies } from '../../rig/pages/unwritten-copies.js';
 import { makeTempDir } from '../fixtures/pages/synthetic-datadir.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
 const PS = 16384;
-const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/dblwr-unwritten/${name}`, import.meta.url));
+const fixture = (name: string): Buffer => readFileSync(fixtureFile('dblwr-unwritten', name));
 const area = { blocks: [64, 128] as [number, number], blockPages: 64 };
 const full = new Map([[8, { fullCrc32: true, pageSize: PS, zipSize: 0 }]]);
 const ibdata1 = (extents: FileExtent[]): MappedFile => ({ rel: './ibdata1', kind: 'system', size: 768 * PS, pageSize: PS, firstPage: 0, extents });

@@ -2,6 +2,7 @@ import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findRigCause } from '../../rig/runtime/rig-cause.js';
+import { fixtureFile } from '../fixtures/fixture-files.js';
 
 // Lines mariadbd 10.11 printed here when the rig, not the data, kept it from starting.
 const rigLines: Array<[string, string]> = [
@@ -24,7 +25,7 @@ t.test('names the rig cause of each recorded line', async (t) => {
 
 t.test('never blames the rig for what a power cut does to the data', async (t) => {
   for (const folder of ['mariadb-10.11-error-logs', 'mysql-8-error-logs', 'mysql-9.7-error-logs']) {
-    const dir = join(import.meta.dirname, '..', 'fixtures', folder);
+    const dir = fixtureFile(folder);
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.log'))) {
       t.equal(findRigCause(readFileSync(join(dir, file), 'utf8')), null, `${folder}/${file}`);
     }

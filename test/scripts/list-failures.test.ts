@@ -1,8 +1,13 @@
 // The failure list that ends a run: each failed assertion by its subtest path, nothing that passed,
 // was skipped or is a known todo, and a parent only when no failure inside it explains it.
 import t from 'tap';
-// @ts-expect-error: a plain .mjs script of the test runner, with no type declarations
-import { failuresIn } from '../../scripts/list-failures.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../../rig/paths.js';
+
+// a plain .mjs script of the test runner, with no type declarations, found from the top level (the
+// tests run compiled, from dist/test/)
+const { failuresIn } = await import(pathToFileURL(join(PACKAGE_ROOT, 'scripts', 'list-failures.mjs')).href);
 
 type Failure = { path: string[]; detail: string };
 const failures = (tap: string): Failure[] => failuresIn(tap) as Failure[];

@@ -1,8 +1,13 @@
 // The time budget that ends a run: each file's line picked out of tap's output however its chunks
 // split it (subtests' lines and tap's own timeout line are not files), the slowest ten listed.
 import t from 'tap';
-// @ts-expect-error: a plain .mjs script of the test runner, with no type declarations
-import { fileTimesIn, slowestLines } from '../../scripts/slowest-files.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../../rig/paths.js';
+
+// a plain .mjs script of the test runner, with no type declarations, found from the top level (the
+// tests run compiled, from dist/test/)
+const { fileTimesIn, slowestLines } = await import(pathToFileURL(join(PACKAGE_ROOT, 'scripts', 'slowest-files.mjs')).href);
 
 type FileTime = { file: string; ms: number | null };
 const timesIn = (text: string) => fileTimesIn(text) as { files: FileTime[]; rest: string };
