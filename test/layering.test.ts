@@ -14,7 +14,7 @@ const LAYERS: Array<[RegExp, number, string]> = [
   [/^faults\//, 0, 'the disk'],
   [/^rig\/(errors|context|paths|interrupts|process-owner|version)\.ts$/, 0, 'the ground'],
   [/^rig\/(pages|vm|docker)\//, 1, 'pages, the guest, the engine'],
-  [/^rig\/(results|findings)\//, 2, 'records and findings'],
+  [/^rig\/(results|findings|history)\//, 2, 'records, findings and their history'],
   [/^rig\/(logs\/|defaults\.ts$)/, 3, 'logs and defaults'],
   [/^rig\/runtime\//, 4, 'runtimes'],
   [/^rig\/load\//, 5, 'the load'],

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   images: () => import('./images.js'),
   scan: () => import('./scan.js'),
   merge: () => import('./merge.js'),
+  compare: () => import('./compare.js'),
   cleanup: () => import('./cleanup.js'),
   cycle: () => import('./cycle.js'),
   repro: () => import('./repro.js'),
