@@ -2,7 +2,8 @@
 import { showRate } from './rate-interval.js';
 import type { Change, RunComparison } from './compare-runs.js';
 
-function changeLine(c: Change): string {
+/** One change as one line: MOVED, NEW or STOPPED, the scenario, what. */
+export function changeLine(c: Change): string {
   switch (c.kind) {
     case 'rate-moved':
       return `MOVED ${c.scenario}: ${c.what === 'contradicting' ? 'contradicting cycles' : `finding ${c.what}`} ${showRate(c.before)} -> ${showRate(c.after)}`;

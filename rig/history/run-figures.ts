@@ -50,3 +50,26 @@ export function runFigures(results: CampaignResults): RunFigures {
     });
   return { campaign: results.campaign, startedAt: results.startedAt, scenarios };
 }
+
+/** Several runs as one: each scenario's counts summed, its servers joined (the earlier nights a latest one is held against). */
+export function pooledFigures(runs: RunFigures[]): RunFigures {
+  const byName = new Map<string, ScenarioFigures>();
+  for (const run of runs) {
+    for (const s of run.scenarios) {
+      const into = byName.get(s.scenario) ?? { scenario: s.scenario, judged: 0, contradicted: 0, findings: {}, classes: {}, servers: [] };
+      into.judged += s.judged;
+      into.contradicted += s.contradicted;
+      for (const [id, n] of Object.entries(s.findings) as [FindingId, number][]) into.findings[id] = (into.findings[id] ?? 0) + n;
+      for (const [k, n] of Object.entries(s.classes) as [FailureClass, number][]) into.classes[k] = (into.classes[k] ?? 0) + n;
+      into.servers = [...new Set([...into.servers, ...s.servers])].sort();
+      byName.set(s.scenario, into);
+    }
+  }
+  const first = runs[0];
+  const last = runs.at(-1);
+  return {
+    campaign: last?.campaign ?? '',
+    startedAt: first && last && first !== last ? `${first.startedAt} .. ${last.startedAt}` : (last?.startedAt ?? ''),
+    scenarios: [...byName.values()],
+  };
+}

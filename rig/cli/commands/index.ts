@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   scan: () => import('./scan.js'),
   merge: () => import('./merge.js'),
   compare: () => import('./compare.js'),
+  history: () => import('./history.js'),
   cleanup: () => import('./cleanup.js'),
   cycle: () => import('./cycle.js'),
   repro: () => import('./repro.js'),

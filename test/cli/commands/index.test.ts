@@ -21,7 +21,7 @@ t.test('no name, help or an unknown name: every command, in the order help lists
     await registerCommands(program, wanted);
     t.same(program.commands.map((c) => c.name()), COMMAND_NAMES, String(wanted));
   }
-  t.same(COMMAND_NAMES, ['disk', 'report', 'images', 'scan', 'merge', 'compare', 'cleanup', 'cycle', 'repro', 'shrink', 'bundle', 'campaign', 'explore', 'perf', 'vm']);
+  t.same(COMMAND_NAMES, ['disk', 'report', 'images', 'scan', 'merge', 'compare', 'history', 'cleanup', 'cycle', 'repro', 'shrink', 'bundle', 'campaign', 'explore', 'perf', 'vm']);
 });
 
 t.test('a name that is a property of every object is not a command', async (t) => {

@@ -1,0 +1,69 @@
+/**
+ * `rig history add DIR`: files a campaign run into the history store (one SQLite file, by default
+ * the work dir's history.sqlite). `rig history [--campaign NAME] [--last N]`: the latest run held
+ * against the ones before it, with the rates over them (rig/history/history-view.ts); exit 0 when
+ * nothing moved, 1 when something did, as `rig compare` does.
+ */
+import type { Command } from 'commander';
+import { contextFromEnv } from '../../context.js';
+import { badInput } from '../../errors.js';
+import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
+import { historyLines, historyView } from '../../history/history-view.js';
+import { loadResults } from '../../results/load-results.js';
+import { runAction } from '../run-action.js';
+
+const DEFAULT_LAST = 10;
+
+function lastOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LAST;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 2) throw badInput(`--last: '${value}' is not a whole number of at least 2; give how many runs to read, the latest among them`);
+  return n;
+}
+
+export function register(program: Command): void {
+  const history = program
+    .command('history')
+    .description('the runs filed with `rig history add`: the latest against the ones before it; exit 0 nothing moved, 1 something did')
+    .option('--store <file>', 'the history store (default: history.sqlite in the work dir)')
+    .option('--campaign <name>', 'the campaign to read (default: the only one filed)')
+    .option('--last <n>', `how many runs to read, the latest among them (default ${DEFAULT_LAST})`)
+    .option('--json', 'print it as JSON')
+    .action(runAction(async (options: { store?: string; campaign?: string; last?: string; json?: boolean }) => {
+      const last = lastOf(options.last);
+      const store = await HistoryStore.open(options.store ?? defaultHistoryPath(contextFromEnv().workDir), { read: true });
+      try {
+        const campaigns = store.campaigns();
+        const campaign = options.campaign ?? (campaigns.length === 1 ? campaigns[0]! : undefined);
+        if (!campaign) {
+          throw badInput(campaigns.length
+            ? `${store.path} holds several campaigns (${campaigns.join(', ')}): name one with --campaign`
+            : `${store.path} holds no runs yet: file one with rig history add DIR`);
+        }
+        if (!campaigns.includes(campaign)) throw badInput(`--campaign: no run of '${campaign}' is filed in ${store.path}; filed: ${campaigns.join(', ')}`);
+        const view = historyView(store.runs(campaign), last);
+        process.stdout.write(`${options.json ? JSON.stringify(view, null, 2) : historyLines(view).join('\n')}\n`);
+        return view.changes.length ? 1 : 0;
+      } finally {
+        store.close();
+      }
+    }));
+  history
+    .command('add')
+    .description('file a campaign run (a folder holding results.json) into the history store')
+    .argument('<dir>', 'a folder a campaign or rig merge wrote')
+    .option('--store <file>', 'the history store (default: history.sqlite in the work dir)')
+    .action(runAction(async (dir: string, options: { store?: string }) => {
+      const { results } = await loadResults(dir);
+      if (results.outcome === 'running') throw badInput(`${dir}: the campaign is still running (or was killed); file it once it finished, or after --resume`);
+      const store = await HistoryStore.open(options.store ?? history.opts<{ store?: string }>().store ?? defaultHistoryPath(contextFromEnv().workDir));
+      try {
+        const filed = store.add(results, dir);
+        process.stdout.write(filed.added
+          ? `filed run ${filed.id}: ${results.campaign}, started ${results.startedAt}, ${results.cycles.length} cycles, in ${store.path}\n`
+          : `already filed as run ${filed.id}: ${results.campaign}, started ${results.startedAt} (${store.path})\n`);
+      } finally {
+        store.close();
+      }
+    }));
+}
