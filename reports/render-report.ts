@@ -4,6 +4,7 @@
  * readable from file:// and printable. Pure: results and evidence in, a string out.
  */
 import { createHash } from 'node:crypto';
+import type { HistoryView } from '../rig/history/history-view.js';
 import type { CampaignResults } from '../rig/results/types.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { html, trusted } from './html.js';
@@ -12,6 +13,7 @@ import { bothHalvesSection } from './sections/both-halves.js';
 import { cyclesSection } from './sections/cycles.js';
 import type { LogSource } from './sections/cycle/log-excerpt.js';
 import { environmentSection, statsStrip } from './sections/environment.js';
+import { historySection } from './sections/history.js';
 import { headlineSection } from './sections/headline.js';
 import { matrixSection } from './sections/matrix.js';
 import { scenariosSection } from './sections/scenarios.js';
@@ -23,6 +25,8 @@ export interface ReportInput {
   logs?: ReadonlyMap<string, LogSource>;
   /** Shown in the footer; omitted when rendering must be reproducible byte for byte. */
   generatedAt?: string;
+  /** The run held against the runs filed before it (`rig report --history`); no section without. */
+  history?: HistoryView;
 }
 
 function contentSecurityPolicy(): string {
@@ -50,8 +54,9 @@ export function renderReport(input: ReportInput): string {
 <body><main>
 ${headlineSection(results)}
 ${statsStrip(results)}
-<nav class="toc"><a href="#matrix">Matrix</a>${results.perf ? html`<a href="#both-halves">Safety and benefit</a>` : null}<a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#environment">Environment</a></nav>
+<nav class="toc"><a href="#matrix">Matrix</a>${input.history ? html`<a href="#history">Since earlier runs</a>` : null}${results.perf ? html`<a href="#both-halves">Safety and benefit</a>` : null}<a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#environment">Environment</a></nav>
 ${matrixSection(results)}
+${historySection(input.history)}
 ${bothHalvesSection(results)}
 ${scenariosSection(results)}
 ${cyclesSection(results, input.logs ?? new Map())}

@@ -67,6 +67,8 @@ tr.st-fail td:first-child,tr.st-blind td:first-child,tr.st-vacuous td:first-chil
 .v-crashed,.v-hung,.v-shutdown-crash{background:var(--orange-bg);border-color:var(--orange);color:#7a5200;font-weight:700}
 .v-rig-error{background:#fff;border-style:dashed;border-color:#7a3560;color:#7a3560}
 table.matrix{table-layout:fixed}
+ul.history-changes li.new{font-weight:600}
+ul.history-changes li.still{color:var(--muted)}
 table.matrix th{text-align:center}
 table.matrix th.row-head,table.matrix th.corner{text-align:left;width:170px}
 th.dw-group{font-size:.85rem;color:var(--ink);border-bottom:2px solid var(--ink)}

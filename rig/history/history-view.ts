@@ -73,6 +73,12 @@ export function historyView(all: FiledRun[], last: number): HistoryView {
   return { campaign: latest?.campaign ?? '', runs: inView.map((r) => ({ id: r.id, startedAt: r.startedAt, dir: r.dir })), filed: all.length, changes, standing, scenarios };
 }
 
+/** The view as of one filed run (its start names it): that run as the latest, the runs after it unread; null when it is not filed. */
+export function historyViewAt(all: FiledRun[], startedAt: string, last: number): HistoryView | null {
+  const at = all.findIndex((r) => r.startedAt === startedAt);
+  return at < 0 ? null : historyView(all.slice(0, at + 1), last);
+}
+
 /** What a change is about, whatever its figures: the same key on two nights is the same change (a rate that rose, then fell, moved twice). */
 function changeKey(c: Change): string {
   const what = c.kind === 'rate-moved' ? `${c.what} ${c.after.rate > c.before.rate ? 'up' : 'down'}` : c.kind === 'new-failure-class' ? c.failureClass : c.finding;

@@ -1,7 +1,7 @@
 // `rig history add DIR` and `rig history` as a nightly job runs them: a night filed, then read;
 // exit 1 on the night something moved, 0 otherwise; the store in the work dir unless --store says;
 // bad input one line, exit 2, nothing filed.
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -86,4 +86,17 @@ t.test('bad input: one line, exit 2, nothing filed', async (t) => {
   const unknown = await rig(['history', '--store', join(base, 'elsewhere', 'h.sqlite'), '--campaign', 'weekly']);
   t.equal(unknown.exitCode, 2);
   t.match(unknown.stderr, /--campaign: no run of 'weekly' is filed in \S+h\.sqlite; filed: nightly, quick/);
+});
+
+t.test('rig report DIR --history: the section from the store; a run not filed is bad input', async (t) => {
+  const report = await rig(['report', nights[4]!, '--history'], env);
+  t.equal(report.exitCode, 0, report.stderr);
+  const page = readFileSync(join(nights[4]!, 'index.html'), 'utf8');
+  t.match(page, /<section id="history"><h2>Since earlier runs<\/h2>/);
+  t.match(page, /<li class="still">still, as the run before: STOPPED dw-on-4k-ext4/);
+  const unfiled = runDir('unfiled', quickRun(3, '2026-12-01T02:00:00.000Z'));
+  const refused = await rig(['report', unfiled, '--history'], env);
+  t.equal(refused.exitCode, 2);
+  t.match(refused.stderr, /^rig: \S+\/unfiled: this run is not filed in \S+history\.sqlite; file it first with rig history add \S+\/unfiled$/);
+  t.notOk(existsSync(join(unfiled, 'index.html')), 'no report written');
 });
