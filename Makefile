@@ -69,19 +69,31 @@ $(HELPER) $(DM_WATCH) &: $(wildcard faults/helper/*.c faults/helper/*.h) faults/
 
 build: setup dist
 
-# The TypeScript alone, to dist/ (the CLI the tests run as users do).
-dist: npm
+# The TypeScript alone, to dist/ (the CLI the tests run as users do): compiled when a source is
+# newer than the last build (dist/.built; the tests' build below makes it too).
+SOURCES := $(shell find rig faults reports bench images -name '*.ts' 2>/dev/null) tsconfig.json
+TEST_SOURCES := $(shell find test -name '*.ts' 2>/dev/null) tsconfig.test.json
+
+dist: dist/.built
+	$(call step-up-to-date,dist)
+
+dist/.built: node_modules/.package-lock.json $(SOURCES)
 	$(step-start)
 	$(NODE_BIN)/tsc -p tsconfig.json
 	@chmod +x dist/rig/cli/main.js
+	@touch $@
 	$(call step-end,dist)
 
 # The sources and test/, type-checked and compiled into dist/ (tsconfig.test.json): tap runs the
 # compiled tests, dist/test/**/*.test.js. Fails on any type error.
-test-build: npm
+test-build: dist/.tests-built
+	$(call step-up-to-date,test-build)
+
+dist/.tests-built: node_modules/.package-lock.json $(SOURCES) $(TEST_SOURCES)
 	$(step-start)
 	$(NODE_BIN)/tsc -p tsconfig.test.json
 	@chmod +x dist/rig/cli/main.js
+	@touch dist/.built $@
 	$(call step-end,test-build)
 
 # A database finding (exit 1) is what the demo is for: it is in the report, and the demo succeeds.
@@ -111,7 +123,7 @@ test-dm: build vm-setup
 	@node scripts/run-tests.mjs --disable-coverage --timeout=3600 $$(find test -name '*.dm.test.ts' | sort)
 
 # Everything: unit, root/FUSE/server integration and docker suites. Ends with "N passed, N failed".
-test: setup-times-reset build test-build vm-setup images
+test: setup-times-reset setup test-build vm-setup images
 	$(step-start)
 	@node dist/rig/cli/main.js cleanup # what a killed earlier run left (only disks whose owner is gone)
 	$(call step-end,cleanup)

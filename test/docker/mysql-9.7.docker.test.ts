@@ -38,9 +38,10 @@ const BOUNDS = { startMs: 60_000 };
 /**
  * With doublewrite off MySQL 9.7 hangs on torn pages (both cycles of that test did, each costing
  * its bound); it is ready within seconds otherwise, and a hang or a slow start with torn pages
- * holds the negative control alike.
+ * holds the negative control alike. Either way the test asserts what the oracle says of the
+ * verdict it got, so the bound only sets how long a hang costs.
  */
-const DW_OFF_BOUNDS = { startMs: 30_000 };
+const DW_OFF_BOUNDS = { startMs: 20_000 };
 const runId = `mysql97-test-${process.pid}`;
 const work = mkdtempSync(join(tmpdir(), 'rig-docker-97-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
