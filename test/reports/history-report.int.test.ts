@@ -5,7 +5,7 @@
  * leaving the page, no script error. Screenshots go to .tap/artifacts/.
  */
 import t from 'tap';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { HistoryStore } from '../../rig/history/history-store.js';
 import { historyViewAt } from '../../rig/history/history-view.js';
 import { writeReport } from '../../reports/write-report.js';
 import { launchChromium, openReport } from '../fixtures/chromium.js';
-import { fiveNights } from '../fixtures/history/nightly-runs.js';
+import { fiveNights, writeRunDir } from '../fixtures/history/nightly-runs.js';
 
 const ARTIFACTS = resolve('.tap/artifacts');
 const base = mkdtempSync(join(tmpdir(), 'rig-history-report-'));
@@ -24,9 +24,7 @@ t.test('the report of a filed night, with its history, in Chromium', async (t) =
   await mkdir(ARTIFACTS, { recursive: true });
   const store = await HistoryStore.open(join(base, 'history.sqlite'));
   const nights = fiveNights().map((results, i) => {
-    const dir = join(base, `night-${i + 1}`);
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'results.json'), JSON.stringify(results));
+    const dir = writeRunDir(base, `night-${i + 1}`, results);
     store.add(results, dir);
     return { dir, results };
   });

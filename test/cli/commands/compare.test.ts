@@ -1,23 +1,18 @@
 // `rig compare OLD NEW` as a CI step runs it: exit 0 when nothing moved, 1 with the changes first,
 // --json for a script, and bad input as one line with exit 2.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import type { CampaignResults } from '../../../rig/results/types.js';
 import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
-import { contradict, quickRun } from '../../fixtures/history/nightly-runs.js';
+import { contradict, quickRun, writeRunDir } from '../../fixtures/history/nightly-runs.js';
 
 t.before(ensureBuilt);
 const base = mkdtempSync(join(tmpdir(), 'rig-compare-'));
 t.teardown(() => rmSync(base, { recursive: true, force: true }));
 
-function runDir(name: string, results: CampaignResults): string {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'results.json'), JSON.stringify(results));
-  return dir;
-}
+const runDir = (name: string, results: CampaignResults) => writeRunDir(base, name, results);
 
 const monday = runDir('monday', quickRun(30));
 const tuesday = runDir('tuesday', quickRun(30, '2026-11-02T02:00:00.000Z'));

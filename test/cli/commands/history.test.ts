@@ -1,25 +1,20 @@
 // `rig history add DIR` and `rig history` as a nightly job runs them: a night filed, then read;
 // exit 1 on the night something moved, 0 otherwise; the store in the work dir unless --store says;
 // bad input one line, exit 2, nothing filed.
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import type { CampaignResults } from '../../../rig/results/types.js';
 import { HistoryStore } from '../../../rig/history/history-store.js';
 import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
-import { fiveNights, quickRun } from '../../fixtures/history/nightly-runs.js';
+import { fiveNights, quickRun, writeRunDir } from '../../fixtures/history/nightly-runs.js';
 
 t.before(ensureBuilt);
 const base = mkdtempSync(join(tmpdir(), 'rig-history-cli-'));
 t.teardown(() => rmSync(base, { recursive: true, force: true }));
 
-function runDir(name: string, results: CampaignResults): string {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'results.json'), JSON.stringify(results));
-  return dir;
-}
+const runDir = (name: string, results: CampaignResults) => writeRunDir(base, name, results);
 
 const nights = fiveNights().map((r, i) => runDir(`night-${i + 1}`, r));
 const workDir = join(base, 'work');
