@@ -5,12 +5,11 @@
  * and the servers that ran which runs. Only in a report rendered with `--history`.
  */
 import { changeLine } from '../../rig/history/comparison-lines.js';
-import type { HistoryView, Seen } from '../../rig/history/history-view.js';
+import { seenLabel, serversText, type HistoryView, type Seen } from '../../rig/history/history-view.js';
 import { showRate } from '../../rig/history/rate-interval.js';
 import { formatIso } from '../format.js';
 import { html, type Html } from '../html.js';
 
-const label = (x: Seen) => (x.kind === 'contradicting' ? x.name : `${x.kind} ${x.name}`);
 const seenText = (x: Seen, filed: number) =>
   x.first ? `run ${x.first.run} (${formatIso(x.first.startedAt)}) to run ${x.last!.run} (${formatIso(x.last!.startedAt)}), in ${x.runsWith} of ${filed}` : 'never';
 
@@ -25,5 +24,5 @@ export function historySection(view: HistoryView | undefined): Html | null {
 <p>${lead} A rate moved when each side's rate lies outside the other's 95% interval.</p>
 ${changes.length ? html`<ul class="history-changes">${changes.map(({ c, still }) => html`<li class="${still ? 'still' : 'new'}">${still ? 'still, as the run before: ' : null}${changeLine(c)}</li>`)}</ul>` : null}
 <table class="history"><thead><tr><th>Scenario</th><th>What</th><th class="num">Over the last ${view.runs.length} run${view.runs.length === 1 ? '' : 's'}</th><th>Seen</th></tr></thead>
-<tbody>${view.scenarios.map((s) => s.seen.map((x, i) => html`<tr>${i === 0 ? html`<td rowspan="${s.seen.length}"><b>${s.scenario}</b><br><small>${s.servers.map((v) => `${v.version} (run${v.runs.length === 1 ? '' : 's'} ${v.runs.join(', ')})`).join('; ')}</small></td>` : null}<td>${label(x)}</td><td class="num">${showRate(x.rate)}</td><td>${seenText(x, view.filed)}</td></tr>`))}</tbody></table></section>`;
+<tbody>${view.scenarios.map((s) => s.seen.map((x, i) => html`<tr>${i === 0 ? html`<td rowspan="${s.seen.length}"><b>${s.scenario}</b><br><small>${serversText(s)}</small></td>` : null}<td>${seenLabel(x)}</td><td class="num">${showRate(x.rate)}</td><td>${seenText(x, view.filed)}</td></tr>`))}</tbody></table></section>`;
 }

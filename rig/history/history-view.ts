@@ -42,6 +42,9 @@ export interface HistoryView {
   scenarios: ScenarioHistory[];
 }
 
+/** How many runs `rig history` and a report's history section read unless told: the latest among them. */
+export const DEFAULT_HISTORY_RUNS = 10;
+
 export function historyView(all: FiledRun[], last: number): HistoryView {
   const inView = all.slice(-Math.max(1, last));
   const latest = inView.at(-1);
@@ -52,12 +55,12 @@ export function historyView(all: FiledRun[], last: number): HistoryView {
   const then = before.length > 1 ? compareRuns(pooledFigures(before.slice(0, -1)), before.at(-1)!).changes.map(changeKey) : [];
   const changes = now.filter((c) => !then.includes(changeKey(c)));
   const standing = now.filter((c) => then.includes(changeKey(c)));
-  const names = [...new Set(inView.flatMap((r) => r.scenarios.map((s) => s.scenario)))];
-  const scenarios = names.map((name): ScenarioHistory => {
+  const pooledInView = pooledFigures(inView).scenarios;
+  const scenarios = pooledInView.map(({ scenario: name }): ScenarioHistory => {
     const of = (run: FiledRun) => run.scenarios.find((s) => s.scenario === name);
     const servers = new Map<string, number[]>();
     for (const run of inView) for (const v of of(run)?.servers ?? []) servers.set(v, [...(servers.get(v) ?? []), run.id]);
-    const pooled = pooledFigures(inView).scenarios.find((s) => s.scenario === name)!;
+    const pooled = pooledInView.find((s) => s.scenario === name)!;
     const counted: Array<[Seen['kind'], string, (run: FiledRun) => number]> = [
       ['contradicting', 'contradicting cycles', (run) => of(run)?.contradicted ?? 0],
       ...(Object.keys(pooled.findings) as FindingId[]).sort().map((id): [Seen['kind'], string, (run: FiledRun) => number] => ['finding', id, (run) => of(run)?.findings[id] ?? 0]),
@@ -85,7 +88,11 @@ function changeKey(c: Change): string {
   return `${c.kind} ${c.scenario} ${what}`;
 }
 
-const label = (x: Seen) => (x.kind === 'contradicting' ? x.name : `${x.kind} ${x.name}`);
+/** "contradicting cycles", "finding page0-not-restored", "class hangs" */
+export const seenLabel = (x: Seen) => (x.kind === 'contradicting' ? x.name : `${x.kind} ${x.name}`);
+
+/** "mariadbd 10.11.19 (runs 1, 2, 3); mariadbd 10.11.20 (run 4)" */
+export const serversText = (s: ScenarioHistory) => s.servers.map((x) => `${x.version} (run${x.runs.length === 1 ? '' : 's'} ${x.runs.join(', ')})`).join('; ');
 
 /** Plain lines, the changes first, as `rig history` prints them. */
 export function historyLines(v: HistoryView): string[] {
@@ -96,10 +103,10 @@ export function historyLines(v: HistoryView): string[] {
   out.push(...v.changes.map(changeLine));
   out.push(...v.standing.map((c) => `still, as the run before: ${changeLine(c)}`));
   for (const s of v.scenarios) {
-    out.push(`${s.scenario}: ${s.servers.map((x) => `${x.version} (run${x.runs.length === 1 ? '' : 's'} ${x.runs.join(', ')})`).join('; ')}`);
+    out.push(`${s.scenario}: ${serversText(s)}`);
     for (const x of s.seen) {
       const seen = x.first ? `first seen run ${x.first.run} (${x.first.startedAt}), last run ${x.last!.run} (${x.last!.startedAt}), in ${x.runsWith} of ${v.filed} runs` : 'never seen';
-      out.push(`  ${label(x)}: ${showRate(x.rate)} over ${v.runs.length} runs; ${seen}`);
+      out.push(`  ${seenLabel(x)}: ${showRate(x.rate)} over ${v.runs.length} runs; ${seen}`);
     }
   }
   out.push(v.runs.length < 2 ? 'one run in view: nothing to hold it against' : v.changes.length ? `${v.changes.length} change${v.changes.length === 1 ? '' : 's'} in the latest run` : 'nothing moved in the latest run');

@@ -8,14 +8,12 @@ import type { Command } from 'commander';
 import { contextFromEnv } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
-import { historyLines, historyView } from '../../history/history-view.js';
+import { DEFAULT_HISTORY_RUNS, historyLines, historyView } from '../../history/history-view.js';
 import { loadResults } from '../../results/load-results.js';
 import { runAction } from '../run-action.js';
 
-const DEFAULT_LAST = 10;
-
 function lastOf(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_LAST;
+  if (value === undefined) return DEFAULT_HISTORY_RUNS;
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 2) throw badInput(`--last: '${value}' is not a whole number of at least 2; give how many runs to read, the latest among them`);
   return n;
@@ -27,7 +25,7 @@ export function register(program: Command): void {
     .description('the runs filed with `rig history add`: the latest against the ones before it; exit 0 nothing moved, 1 something did')
     .option('--store <file>', 'the history store (default: history.sqlite in the work dir)')
     .option('--campaign <name>', 'the campaign to read (default: the only one filed)')
-    .option('--last <n>', `how many runs to read, the latest among them (default ${DEFAULT_LAST})`)
+    .option('--last <n>', `how many runs to read, the latest among them (default ${DEFAULT_HISTORY_RUNS})`)
     .option('--json', 'print it as JSON')
     .action(runAction(async (options: { store?: string; campaign?: string; last?: string; json?: boolean }) => {
       const last = lastOf(options.last);

@@ -7,7 +7,7 @@ import { writeReport } from '../../../reports/write-report.js';
 import { contextFromEnv } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
-import { historyViewAt, type HistoryView } from '../../history/history-view.js';
+import { DEFAULT_HISTORY_RUNS, historyViewAt, type HistoryView } from '../../history/history-view.js';
 import { loadResults } from '../../results/load-results.js';
 import { runAction } from '../run-action.js';
 
@@ -16,7 +16,7 @@ async function historyOf(dir: string, store: string): Promise<HistoryView> {
   const { results } = await loadResults(dir);
   const history = await HistoryStore.open(store, { read: true });
   try {
-    const view = historyViewAt(history.runs(results.campaign), results.startedAt, 10);
+    const view = historyViewAt(history.runs(results.campaign), results.startedAt, DEFAULT_HISTORY_RUNS);
     if (!view) throw badInput(`${dir}: this run is not filed in ${store}; file it first with rig history add ${dir}`);
     return view;
   } finally {
