@@ -3,6 +3,7 @@
  * take down what it built, and then the signal is raised again so the exit status tells the
  * caller how the run ended (node-tap's proxy-fatal-signals does the same).
  */
+import { takeCoverage } from 'node:v8';
 import { rigFailure } from './errors.js';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -24,6 +25,8 @@ export async function runInterruptible<T>(body: (signal: AbortSignal) => Promise
     if (caught) {
       // other listeners (execa's signal-exit) may still hold the signal and would swallow it
       process.removeAllListeners(caught);
+      // node writes its coverage (NODE_V8_COVERAGE) when it exits, not when a signal ends it
+      takeCoverage();
       process.kill(process.pid, caught);
     }
   }

@@ -1,30 +1,38 @@
 /**
  * Coverage of the node processes in the guest, when the rig runs under tap's process tracker
- * (@tapjs/processinfo: a `--import` in NODE_OPTIONS, settings in `_TAPJS_PROCESSINFO_*`, which it
- * puts back into every child's environment). Each tracked node process writes its V8 coverage,
- * with the source maps that lead from dist/ to the TypeScript, to `<_TAPJS_PROCESSINFO_CWD_>/.tap`
- * (coverage/ and processinfo/) as it exits, and tap's report reads every file there. So the guest's
- * command gets the same variables, and that folder is shared read-write at its own path (the
- * guest's view of the host's root is read-only). The guest sees the host's files at the same paths,
- * so what it writes names the same sources. Without the tracker, nothing is forwarded or shared.
+ * (@tapjs/processinfo: a `--import` in NODE_OPTIONS, settings in `_TAPJS_PROCESSINFO_*`). tap's
+ * report reads every V8 coverage file in `<_TAPJS_PROCESSINFO_CWD_>/.tap/coverage`.
+ *
+ * The tracker itself is not forwarded: under emulation it costs each node process about 8 s (its
+ * loader thread, a message per module, its JSON at exit), three times what the rig's own start
+ * costs there. The guest's node writes its coverage itself instead (NODE_V8_COVERAGE, inherited by
+ * every child; with it node keeps each module's source map in the file) into a folder of its own,
+ * shared read-write at its own path (the guest's view of the host's root is read-only); when the
+ * guest has ended, coverage-files.ts keeps what the tracker would have kept of each file and
+ * writes it where the report reads. The guest sees the host's files at the same paths, so what it
+ * writes names the same sources. Without the tracker, nothing is collected or shared.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { coverageFilter, type CoverageFilter } from './coverage-files.js';
 
 /** Set by tap in every process it tracks: the project root, where `.tap` is. */
 export const TRACKER_ROOT_ENV = '_TAPJS_PROCESSINFO_CWD_';
 
 export interface GuestCoverage {
-  /** Set in the guest command's environment: NODE_OPTIONS and the tracker's own variables. */
+  /** Set in the guest command's environment. */
   env: Record<string, string>;
-  /** The folder the tracker writes to, shared read-write with the guest. */
+  /** Where the guest's node processes write their coverage: shared read-write, removed after. */
   dir: string;
+  /** Where tap's report reads coverage from. */
+  reportDir: string;
+  /** Which files of a process's coverage the tracker would have kept. */
+  filter: CoverageFilter;
 }
 
 export function guestCoverage(env: NodeJS.ProcessEnv): GuestCoverage | undefined {
   const root = env[TRACKER_ROOT_ENV];
   if (!root) return undefined;
-  const forwarded = Object.entries(env).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined && (entry[0] === 'NODE_OPTIONS' || entry[0].startsWith('_TAPJS_PROCESSINFO_')),
-  );
-  return { env: Object.fromEntries(forwarded), dir: join(root, '.tap') };
+  const dir = join(root, '.tap', `guest-coverage-${randomUUID()}`);
+  return { env: { NODE_V8_COVERAGE: dir }, dir, reportDir: join(root, '.tap', 'coverage'), filter: coverageFilter(env) };
 }

@@ -2,8 +2,8 @@
  * One guest run: a run folder with the command script, two sockets for the command's output, qemu
  * started on the built guest, and its end read back. Besides the host's root, the shared folder,
  * the run folder and the cache, the guest gets the rig's package root when its tmpfs would hide it
- * (guest-paths.ts), and under tap the folder its process tracker writes coverage to, with the
- * tracker's variables in the command's environment (guest-coverage.ts). The guest is killed
+ * (guest-paths.ts), and under tap a folder its node processes write their coverage to, turned
+ * into tap's coverage files when the guest has ended (guest-coverage.ts). The guest is killed
  * (SIGKILL) when the run is aborted (Ctrl-C) or its timeout passes; the run folder goes on every
  * path. The folder holds the rig's owner record and qemu's pid, so `rig cleanup` can end a guest
  * whose rig process was killed.
@@ -18,7 +18,8 @@ import { PACKAGE_ROOT } from '../paths.js';
 import type { GuestFiles } from './build-guest.js';
 import { commandScript } from './command-script.js';
 import { guestEnd, type GuestEnd } from './guest-exit.js';
-import { guestCoverage } from './guest-coverage.js';
+import { convertCoverage } from './coverage-files.js';
+import { guestCoverage, type GuestCoverage } from './guest-coverage.js';
 import { RUN_FILES } from './guest-init.js';
 import { packageShare } from './guest-paths.js';
 import { listenForOutput, type OutputSocket } from './output-socket.js';
@@ -51,10 +52,11 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
   await mkdir(paths.runsDir, { recursive: true });
   const runDir = await mkdtemp(join(paths.runsDir, 'run-'));
   const sockets: OutputSocket[] = [];
+  let coverage: GuestCoverage | undefined;
   try {
     await writeFile(join(runDir, RUN_DIR_FILES.owner), formatOwner(currentOwner()));
     await mkdir(run.cacheDir, { recursive: true });
-    const coverage = guestCoverage(process.env);
+    coverage = guestCoverage(process.env);
     if (coverage) await mkdir(coverage.dir, { recursive: true });
     const script = commandScript({
       argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin', cacheDir: run.cacheDir, forwardEnv: coverage?.env,
@@ -79,6 +81,10 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
   } finally {
     for (const socket of sockets) await socket.close();
     await rm(runDir, { recursive: true, force: true });
+    if (coverage) {
+      await convertCoverage(coverage.dir, coverage.reportDir, coverage.filter);
+      await rm(coverage.dir, { recursive: true, force: true });
+    }
   }
 }
 
