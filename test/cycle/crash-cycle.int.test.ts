@@ -27,9 +27,9 @@ const work = mkdtempSync(join(tmpdir(), 'rig-cycle-test-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const runtime = createLocalRuntime();
 
-function scenario(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs'], flushMethod: FlushMethod = 'O_DIRECT'): ScenarioSettings {
+function scenario(name: string, doublewrite: boolean, atomicUnit: number, fs: ScenarioSettings['disk']['fs'], flushMethod: FlushMethod = 'O_DIRECT', pendingPageWrites = 16): ScenarioSettings {
   const server: ServerSettings = { engine: 'innodb', doublewrite, flushMethod, pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
-  const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites: 16 } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
+  const disk = { profile: LOCAL.name, model: LOCAL.device, atomicUnit, fs, trigger: { kind: 'armed', pendingPageWrites } as const, journalMaxBytes: 256 << 20, sizeBytes: 512 << 20 };
   return {
     name,
     runtime: 'local',
@@ -129,7 +129,10 @@ t.test('doublewrite on, atomic 4k: the live cut judged as its evidence says; ind
 });
 
 t.test('doublewrite on, buffered page writes (flush method fsync): the verdict follows the evidence', async (t) => {
-  const s = scenario('dw-on-4k-fsync', true, 4096, 'ext4', 'fsync');
+  // Buffered home writes reach the disk when ext4 writes a file back at its fsync, as many as were
+  // dirty: on a busy machine 16 at once came only after 78 s of load (1.9 s on an idle one), so
+  // this cut is armed on 4. What is asserted does not depend on where it lands.
+  const s = scenario('dw-on-4k-fsync', true, 4096, 'ext4', 'fsync', 4);
   checkJudged(t, await cycle(t, s, 1));
 });
 
