@@ -10,7 +10,8 @@
  * shared read-write at its own path (the guest's view of the host's root is read-only); when the
  * guest has ended, coverage-files.ts keeps what the tracker would have kept of each file and
  * writes it where the report reads. The guest sees the host's files at the same paths, so what it
- * writes names the same sources. Without the tracker, nothing is collected or shared.
+ * writes names the same sources. Without the tracker, or with coverage off, nothing is collected
+ * or shared.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ export interface GuestCoverage {
 
 export function guestCoverage(env: NodeJS.ProcessEnv): GuestCoverage | undefined {
   const root = env[TRACKER_ROOT_ENV];
-  if (!root) return undefined;
+  if (!root || env._TAPJS_PROCESSINFO_COVERAGE_ === '0') return undefined;
   const dir = join(root, '.tap', `guest-coverage-${randomUUID()}`);
   return { env: { NODE_V8_COVERAGE: dir }, dir, reportDir: join(root, '.tap', 'coverage'), filter: coverageFilter(env) };
 }
