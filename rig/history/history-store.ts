@@ -65,14 +65,14 @@ export class HistoryStore {
    * one opened to be written holds its lock until close().
    */
   static async open(path: string, { read = false } = {}): Promise<HistoryStore> {
-    if (read && !existsSync(path)) throw badInput(`${path}: no history store here yet; file a run with rig history add DIR, or give --store`);
+    if (read && !existsSync(path)) throw badInput(`${path}: no history store here yet; file a run with rig history add DIR, or name another store file`);
     const lock = read ? null : takeLock(path);
     try {
       let bytes: Buffer | null = null;
       try {
         if (existsSync(path)) bytes = readFileSync(path);
       } catch (error) {
-        throw badInput(`${path}: cannot read the history store (${(error as NodeJS.ErrnoException).code ?? error}); give --store a file you can read`, error);
+        throw badInput(`${path}: cannot read the history store (${(error as NodeJS.ErrnoException).code ?? error}); name a store file you can read`, error);
       }
       const SQL = await initSqlJs();
       let db: Database;
@@ -84,7 +84,7 @@ export class HistoryStore {
         db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } catch (error) {
         if ((error as { exitCode?: number }).exitCode === 2) throw error;
-        throw badInput(`${path}: not a history store (${(error as Error).message}); give --store another file`, error);
+        throw badInput(`${path}: not a history store (${(error as Error).message}); name another store file`, error);
       }
       return new HistoryStore(db, path, lock);
     } catch (error) {
@@ -168,7 +168,7 @@ function takeLock(path: string): string {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
-    throw badInput(`${path}: cannot open the history store (${(error as NodeJS.ErrnoException).code ?? error}); give --store a file in a folder you can write`, error);
+    throw badInput(`${path}: cannot open the history store (${(error as NodeJS.ErrnoException).code ?? error}); name a store file in a folder you can write`, error);
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -178,7 +178,7 @@ function takeLock(path: string): string {
       return lock;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw badInput(`${path}: cannot open the history store (${code ?? error}); give --store a file in a folder you can write`, error);
+      if (code !== 'EEXIST') throw badInput(`${path}: cannot open the history store (${code ?? error}); name a store file in a folder you can write`, error);
       const holder = readOwner(readFileSync(lock, 'utf8'));
       if (holder && ownerAlive(holder)) {
         throw badInput(`${path}: another rig (pid ${holder.pid}) is filing into this store; run once it has finished`);

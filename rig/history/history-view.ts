@@ -109,6 +109,15 @@ export function historyLines(v: HistoryView): string[] {
       out.push(`  ${seenLabel(x)}: ${showRate(x.rate)} over ${v.runs.length} runs; ${seen}`);
     }
   }
-  out.push(v.runs.length < 2 ? 'one run in view: nothing to hold it against' : v.changes.length ? `${v.changes.length} change${v.changes.length === 1 ? '' : 's'} in the latest run` : 'nothing moved in the latest run');
+  out.push(closingLine(v));
   return out;
+}
+
+function closingLine(v: HistoryView): string {
+  return v.runs.length < 2 ? 'one run in view: nothing to hold it against' : v.changes.length ? `${v.changes.length} change${v.changes.length === 1 ? '' : 's'} in the latest run` : 'nothing moved in the latest run';
+}
+
+/** What the latest run changed, and the count: `rig campaign --history` prints these, without each scenario's figures. */
+export function changeSummary(v: HistoryView): string[] {
+  return [...v.changes.map(changeLine), closingLine(v)];
 }

@@ -41,6 +41,7 @@ t.test('bad input exits 2 before anything is created', async (t) => {
     ['shard out of range', [file, '--shard', '3/2'], /shard 3 of 2 does not exist/],
     ['bad evidence cap', [file, '--evidence-max', 'lots'], /--evidence-max/],
     ['a scenario the file lacks', [file, '--scenario', 'nope'], /--scenario: 'nope' is not a scenario of .*small\.yml; its scenarios: /],
+    ['a history store that is not one', [file, '--history', file], /small\.yml: not a history store .*; name another store file/],
   ];
   for (const [name, args, message] of cases) {
     const out = join(base, `bad-${name.replace(/\W+/g, '-')}`);
@@ -65,7 +66,8 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   t.equal(partial.outcome, 'running');
   t.same(partial.cycles, [], 'the interrupted cycle is not recorded');
 
-  const resumed = await rig(['campaign', file, '--out', full, '--resume'], env);
+  const store = join(base, 'history.sqlite');
+  const resumed = await rig(['campaign', file, '--out', full, '--resume', '--history', store], env);
   t.match(resumed.stdout, /^\[1\/2\] dw-on-4k-1: [a-z-]+ \(.*\) [\d.]+ s$/m);
   t.match(resumed.stdout, /^\[2\/2\] dw-off-4k-1: /m);
   const results = readResults(full);
@@ -85,6 +87,13 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   );
   t.match(resumed.stdout, `report: ${join(full, 'index.html')}`);
   t.ok(existsSync(join(full, 'index.html')));
+  // --history: the finished run filed, and its report holds it against the runs before it (none)
+  t.match(resumed.stdout, new RegExp(`^filed run 1: ${results.campaign}, started ${results.startedAt}, 2 cycles, in ${store}$`, 'm'));
+  t.match(resumed.stdout, /^since earlier runs: one run in view: nothing to hold it against$/m);
+  t.match(readFileSync(join(full, 'index.html'), 'utf8'), /<section id="history"><h2>Since earlier runs<\/h2>/);
+  const history = await rig(['history', '--store', store], env);
+  t.equal(history.exitCode, 0, history.stderr);
+  t.match(history.stdout, /^history of \S+: 1 of 1 filed runs in view/);
   for (const c of results.cycles) {
     const dir = join(full, 'cycles', c.id);
     t.same(readCycle(dir), c, `${c.id}: cycle.json agrees with results.json`);

@@ -67,7 +67,7 @@ t.test('a run filed twice is one run; campaigns are kept apart', async (t) => {
 t.test('a file that is not a store, or one of a newer rig, is bad input', async (t) => {
   const junk = join(dir, 'junk.sqlite');
   writeFileSync(junk, 'not a database at all, just text that is long enough to be read as a header');
-  await t.rejects(HistoryStore.open(junk), { exitCode: 2, message: /junk\.sqlite: not a history store \(.*\); give --store another file$/ });
+  await t.rejects(HistoryStore.open(junk), { exitCode: 2, message: /junk\.sqlite: not a history store \(.*\); name another store file$/ });
   t.notOk(existsSync(`${junk}.lock`), 'its lock is gone with it');
 });
 

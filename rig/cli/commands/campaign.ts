@@ -4,10 +4,12 @@
  * every expectation held, 1 when one did not (or a negative control was blind, or a scenario was
  * vacuous: it did not exercise its claim), 2 on bad input (before anything is created), 3 when
  * the rig itself failed. `--resume` continues an
- * interrupted run in the same DIR without redoing its finished cycles.
+ * interrupted run in the same DIR without redoing its finished cycles. `--history [STORE]` files
+ * the finished run into the history store and adds "Since earlier runs" to its report.
  */
 import { DISK_BACKENDS, type DiskBackend } from '../../../faults/disk-record.js';
 import { Option, type Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCampaign } from '../../campaign/load-campaign.js';
 import { describeEnvironment } from '../../campaign/environment.js';
@@ -23,6 +25,9 @@ import type { Campaign, Shard } from '../../campaign/types.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { contextFromEnv, type RigContext } from '../../context.js';
 import { badInput } from '../../errors.js';
+import { fileRun, historyOfRun } from '../../history/file-run.js';
+import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
+import { changeSummary } from '../../history/history-view.js';
 import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
@@ -45,6 +50,8 @@ export interface CampaignOptions {
   backend?: DiskBackend;
   evidenceMax?: string;
   scenario?: string[];
+  /** --history [store]: file the finished run there and add "Since earlier runs" to its report. */
+  history?: string | true;
 }
 
 /**
@@ -127,6 +134,9 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
   if (o.resume) resume = await readResumeState(dir, loaded, shard, planned);
   else checkFreshOutFolder(dir);
   const context = contextFromEnv();
+  const historyStore = o.history === undefined ? undefined : o.history === true ? defaultHistoryPath(context.workDir) : resolve(o.history);
+  // a store that is there must be one, before anything runs
+  if (historyStore !== undefined && existsSync(historyStore)) (await HistoryStore.open(historyStore, { read: true })).close();
   return runInterruptible(async (signal) => {
     const swept = await sweepLeftovers({ context });
     for (const line of [...swept.removed, ...swept.problems]) process.stderr.write(`rig: leftover of an earlier run: ${line}\n`);
@@ -170,7 +180,15 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
       progress?.stop();
       for (const r of new Set(runtimes.values())) await r.runtime.close?.();
     }
+    const historyLines: string[] = [];
+    if (historyStore !== undefined && run.results.outcome !== 'running') {
+      historyLines.push(await fileRun(run.results, dir, historyStore));
+      const view = await historyOfRun(run.results, dir, historyStore);
+      historyLines.push(...changeSummary(view).map((l) => `since earlier runs: ${l}`));
+      if (run.report) run = { ...run, report: await writeReport(dir, undefined, { history: view }) };
+    }
     printEnd(run.results, run.report);
+    for (const line of historyLines) process.stdout.write(`${line}\n`);
     return outcomeExitCode(run.results.outcome);
   });
 }
@@ -206,5 +224,6 @@ export function register(program: Command): void {
     .option('--seed <s>', 'campaign seed, overriding the file')
     .option('--evidence-max <size>', 'disk cap for kept evidence, overriding evidence.maxBytes (e.g. 2G)')
     .option('--scenario <name...>', "run only these scenarios of the file (e.g. one finding's hunt)")
+    .option('--history [store]', 'file the finished run into the history store (default: history.sqlite in the work dir) and add "Since earlier runs" to its report')
     .action(runAction(campaign));
 }

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { contextFromEnv } from '../../context.js';
 import { badInput } from '../../errors.js';
+import { fileRun } from '../../history/file-run.js';
 import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
 import { DEFAULT_HISTORY_RUNS, historyLines, historyView } from '../../history/history-view.js';
 import { loadResults } from '../../results/load-results.js';
@@ -53,15 +54,7 @@ export function register(program: Command): void {
     .option('--store <file>', 'the history store (default: history.sqlite in the work dir)')
     .action(runAction(async (dir: string, options: { store?: string }) => {
       const { results } = await loadResults(dir);
-      if (results.outcome === 'running') throw badInput(`${dir}: the campaign is still running (or was killed); file it once it finished, or after --resume`);
-      const store = await HistoryStore.open(options.store ?? history.opts<{ store?: string }>().store ?? defaultHistoryPath(contextFromEnv().workDir));
-      try {
-        const filed = store.add(results, dir);
-        process.stdout.write(filed.added
-          ? `filed run ${filed.id}: ${results.campaign}, started ${results.startedAt}, ${results.cycles.length} cycles, in ${store.path}\n`
-          : `already filed as run ${filed.id}: ${results.campaign}, started ${results.startedAt} (${store.path})\n`);
-      } finally {
-        store.close();
-      }
+      const store = options.store ?? history.opts<{ store?: string }>().store ?? defaultHistoryPath(contextFromEnv().workDir);
+      process.stdout.write(`${await fileRun(results, dir, store)}\n`);
     }));
 }

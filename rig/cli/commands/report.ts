@@ -5,24 +5,10 @@
 import type { Command } from 'commander';
 import { writeReport } from '../../../reports/write-report.js';
 import { contextFromEnv } from '../../context.js';
-import { badInput } from '../../errors.js';
-import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
-import { DEFAULT_HISTORY_RUNS, historyViewAt, type HistoryView } from '../../history/history-view.js';
+import { historyOfRun } from '../../history/file-run.js';
+import { defaultHistoryPath } from '../../history/history-store.js';
 import { loadResults } from '../../results/load-results.js';
 import { runAction } from '../run-action.js';
-
-/** The run in DIR as the history store has it: filed, held against the runs filed before it. */
-async function historyOf(dir: string, store: string): Promise<HistoryView> {
-  const { results } = await loadResults(dir);
-  const history = await HistoryStore.open(store, { read: true });
-  try {
-    const view = historyViewAt(history.runs(results.campaign), results.startedAt, DEFAULT_HISTORY_RUNS);
-    if (!view) throw badInput(`${dir}: this run is not filed in ${store}; file it first with rig history add ${dir}`);
-    return view;
-  } finally {
-    history.close();
-  }
-}
 
 export { writeReport };
 
@@ -35,7 +21,7 @@ export function register(program: Command): void {
     .option('--history [store]', 'add "Since earlier runs" from the history store (default: history.sqlite in the work dir), where DIR is filed')
     .action(runAction(async (dir: string, options: { out?: string; history?: string | true }) => {
       const store = options.history === true ? defaultHistoryPath(contextFromEnv().workDir) : options.history;
-      const history = store === undefined ? undefined : await historyOf(dir, store);
+      const history = store === undefined ? undefined : await historyOfRun((await loadResults(dir)).results, dir, store);
       const path = await writeReport(dir, options.out, { history });
       process.stdout.write(`${path}\n`);
     }));

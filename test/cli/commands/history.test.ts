@@ -23,7 +23,7 @@ const env = { POWERCUT_RIG_WORK_DIR: workDir };
 t.test('a night filed, then read: exit 1 the night something moved, 0 the night after', async (t) => {
   const empty = await rig(['history'], env);
   t.equal(empty.exitCode, 2);
-  t.match(empty.stderr, /^rig: \S+\/work\/history\.sqlite: no history store here yet; file a run with rig history add DIR, or give --store$/);
+  t.match(empty.stderr, /^rig: \S+\/work\/history\.sqlite: no history store here yet; file a run with rig history add DIR, or name another store file$/);
   t.notOk(existsSync(join(workDir, 'history.sqlite')), 'reading made no store');
 
   // nights 1 to 3 filed in this process (test/history/history-store.test.ts reads them night by night)
