@@ -1,6 +1,6 @@
 /**
  * `rig shrink` on a crash state whose smallest failure is known, built on purpose from one
- * recorded load (test/fixtures/recorded-states.ts): page 0 of a table's .ibd torn while its copy
+ * recorded load (test/fixtures/page0-state.ts): page 0 of a table's .ibd torn while its copy
  * was durable (the page-0 finding, docs/findings/page0-not-restored.md), plus home writes of index
  * pages dropped whose copies were durable too (the server restores each of those from its copy).
  * The shrink must keep the finding and come down to the page-0 write alone, 1-minimal; the shrunk
@@ -9,23 +9,21 @@
  * mounted, attached or running. Bad input is one line, exit 2, nothing made.
  */
 import t from 'tap';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrashPlan } from '../../faults/crash-plan.js';
-import { FIL_PAGE_INDEX } from '../../rig/pages/page-format.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { localScenario } from '../fixtures/local-scenario.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
-import { homeWrites, judgeBarrier, recordOnce } from '../fixtures/recorded-states.js';
+import { tornPage0Cycle, type Page0Cycle } from '../fixtures/page0-state.js';
 import { execa } from 'execa';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-shrink-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 const local = createLocalRuntime();
-const FSP_HDR = 8;
 const NOISE = 12;
 const env = { RIG_CACHE: PREPARED_CACHE };
 
@@ -35,19 +33,11 @@ const settings: ScenarioSettings = localScenario('shrink', {
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/** The built state as a cycle folder `rig shrink` takes: cut/ (image, journal, ledger, plan) and cycle.json. */
-async function failingCycle(): Promise<{ dir: string; page0Seq: number; record: CycleRecord }> {
-  const rec = await recordOnce(settings, 1, join(work, 'recording'), env.RIG_CACHE, local);
-  const home = homeWrites(rec);
-  const page0 = home.find((h) => h.page.number === 0 && h.page.type === FSP_HDR && h.page.space !== 0 && h.durableCopy);
-  if (!page0) throw new Error('the recording holds no home write of a page 0 with a durable copy');
-  const noise = home.filter((h) => h.barrier === page0.barrier && h.durableCopy && h.page.type === FIL_PAGE_INDEX && h.page.number > 3).slice(0, NOISE);
-  const fates = new Map<number, 'torn' | 'dropped'>([[page0.write.seq, 'torn'], ...noise.map((h) => [h.write.seq, 'dropped'] as const)]);
-  const state = await judgeBarrier(rec, page0.barrier, fates, 'page 0 torn, index pages dropped', join(work, 'built'), local);
-  copyFileSync(join(work, 'built', 'state', 'plan.json'), join(state.cycleDir, 'cut', 'plan.json'));
-  copyFileSync(join(work, 'built', 'state', 'cycle.json'), join(state.cycleDir, 'cycle.json'));
-  t.comment(`built: barrier ${page0.barrier.index}, page 0 write ${page0.write.seq} torn, ${noise.length} index page writes dropped; ${state.record.verdict}: ${state.record.reason}`);
-  return { dir: state.cycleDir, page0Seq: page0.write.seq, record: state.record };
+/** The built state, with the page 0 write torn and NOISE index page writes dropped. */
+async function failingCycle(): Promise<Page0Cycle> {
+  const state = await tornPage0Cycle(settings, work, env.RIG_CACHE, local, NOISE);
+  t.comment(`built: page 0 write ${state.page0Seq} torn, ${state.dropped} index page writes dropped; ${state.record.verdict}: ${state.record.reason}`);
+  return state;
 }
 
 const built = failingCycle();
