@@ -58,5 +58,5 @@ t.test('bad input: one line, exit 2', async (t) => {
   }
   const one = await rig(['compare', monday]);
   t.equal(one.exitCode, 2, 'one folder: a usage error');
-  t.match(one.stderr, /^error: missing required argument 'new'/);
+  t.equal(one.stderr, "rig: missing required argument 'new'; see rig compare --help", 'one line, the rig\'s own');
 });
