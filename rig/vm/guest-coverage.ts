@@ -14,8 +14,9 @@
  * or shared.
  */
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { coverageFilter, type CoverageFilter } from './coverage-files.js';
+import { convertCoverage, coverageFilter, type CoverageFilter } from './coverage-files.js';
 
 /** Set by tap in every process it tracks: the project root, where `.tap` is. */
 export const TRACKER_ROOT_ENV = '_TAPJS_PROCESSINFO_CWD_';
@@ -36,4 +37,11 @@ export function guestCoverage(env: NodeJS.ProcessEnv): GuestCoverage | undefined
   if (!root || env._TAPJS_PROCESSINFO_COVERAGE_ === '0') return undefined;
   const dir = join(root, '.tap', `guest-coverage-${randomUUID()}`);
   return { env: { NODE_V8_COVERAGE: dir }, dir, reportDir: join(root, '.tap', 'coverage'), filter: coverageFilter(env) };
+}
+
+/** Once the processes have ended: what they wrote, kept as the tracker would have, where tap's
+ * report reads; their own folder removed. */
+export async function collectCoverage(coverage: GuestCoverage): Promise<void> {
+  await convertCoverage(coverage.dir, coverage.reportDir, coverage.filter);
+  await rm(coverage.dir, { recursive: true, force: true });
 }

@@ -18,8 +18,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 import type { GuestFiles } from './build-guest.js';
 import { commandScript } from './command-script.js';
 import { guestEnd, type GuestEnd } from './guest-exit.js';
-import { convertCoverage } from './coverage-files.js';
-import { guestCoverage, type GuestCoverage } from './guest-coverage.js';
+import { collectCoverage, guestCoverage, type GuestCoverage } from './guest-coverage.js';
 import { RUN_FILES } from './guest-init.js';
 import { packageShare } from './guest-paths.js';
 import { listenForOutput, type OutputSocket } from './output-socket.js';
@@ -81,10 +80,7 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
   } finally {
     for (const socket of sockets) await socket.close();
     await rm(runDir, { recursive: true, force: true });
-    if (coverage) {
-      await convertCoverage(coverage.dir, coverage.reportDir, coverage.filter);
-      await rm(coverage.dir, { recursive: true, force: true });
-    }
+    if (coverage) await collectCoverage(coverage);
   }
 }
 

@@ -26,6 +26,7 @@ import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { contextFromEnv, type RigContext } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { fileRun, historyOfRun } from '../../history/file-run.js';
+import { loadResults } from '../../results/load-results.js';
 import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
 import { changeSummary } from '../../history/history-view.js';
 import { checkSize } from '../../../faults/sizes.js';
@@ -145,6 +146,7 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
     const campaign = withChosenImages(loaded, runtimes);
     let progress: ReturnType<typeof createProgress> | null = null;
     let run;
+    const historyLines: string[] = [];
     try {
       const first = runtimes.get(loaded.scenarios[0]!.settings.name)!;
       const environment = await describeEnvironment(first.runtime);
@@ -173,19 +175,20 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
         cacheRoot: context.cacheRoot,
         diskEnvironment: context.disk,
         progress,
-        renderReport: (d) => writeReport(d),
+        renderReport: async (d) => {
+          if (historyStore === undefined) return writeReport(d);
+          // the finished run is filed before its report is rendered, so the report is written once
+          const { results } = await loadResults(d);
+          historyLines.push(await fileRun(results, d, historyStore));
+          const view = await historyOfRun(results, d, historyStore);
+          historyLines.push(...changeSummary(view).map((l) => `since earlier runs: ${l}`));
+          return writeReport(d, undefined, { history: view });
+        },
         signal,
       });
     } finally {
       progress?.stop();
       for (const r of new Set(runtimes.values())) await r.runtime.close?.();
-    }
-    const historyLines: string[] = [];
-    if (historyStore !== undefined && run.results.outcome !== 'running') {
-      historyLines.push(await fileRun(run.results, dir, historyStore));
-      const view = await historyOfRun(run.results, dir, historyStore);
-      historyLines.push(...changeSummary(view).map((l) => `since earlier runs: ${l}`));
-      if (run.report) run = { ...run, report: await writeReport(dir, undefined, { history: view }) };
     }
     printEnd(run.results, run.report);
     for (const line of historyLines) process.stdout.write(`${line}\n`);
