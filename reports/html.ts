@@ -49,3 +49,9 @@ export function trusted(markup: string): Html {
 export function anchorId(prefix: string, id: string): string {
   return `${prefix}-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 }
+
+/** Data for the page's script, as JSON in a `<script type="application/json">` block: escaped so
+ * nothing in it can end the block, open a comment or break a line in the script's view. */
+export function scriptData(value: unknown): Html {
+  return new Html(JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

@@ -4,7 +4,8 @@
  * not, a lost commit, a server that crashed or hung where it should have recovered, a page torn
  * where none may tear). Derived from the saved run only.
  */
-import type { CampaignResults, CycleRecord, ScenarioSummary, Verdict } from '../rig/results/types.js';
+import type { ScenarioSummary, Verdict } from '../rig/results/types.js';
+import type { BriefedResults, CycleBrief } from '../rig/results/cycle-brief.js';
 import { describeExercise } from '../rig/results/exercise-claim.js';
 import { contradictedCycles } from '../rig/results/summarize.js';
 import { missingPairs } from '../rig/results/perf-outcome.js';
@@ -40,7 +41,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
+function scenarioProblem(s: ScenarioSummary, cycles: CycleBrief[]): string {
   if (s.blind) return `${s.name} is blind (no torn page in ${plural(s.cyclesRun, 'cycle')})`;
   if (s.vacuous && s.exercise && contradictedCycles(s) === 0) return `${s.name} is vacuous (${describeExercise(s.exercise)})`;
   const bad = cycles.filter((c) => c.scenario === s.name && !c.expectationHeld && c.verdict !== 'rig-error');
@@ -51,7 +52,7 @@ function scenarioProblem(s: ScenarioSummary, cycles: CycleRecord[]): string {
   return `${s.name}: ${bad.length} of ${s.cyclesRun} cycles contradicted ${s.expectation} (${verdicts})`;
 }
 
-export function campaignHeadline(results: CampaignResults): Headline {
+export function campaignHeadline(results: BriefedResults): Headline {
   const status = results.outcome;
   const cycles = results.cycles.length;
   const failed = results.scenarios.filter((s) => s.blind || s.vacuous || contradictedCycles(s) > 0);
@@ -90,11 +91,11 @@ function negativeControlNote(scenarios: ScenarioSummary[]): string {
 
 const SERVER_FAILURES: Verdict[] = ['crashed', 'hung', 'shutdown-crash'];
 
-function idsWhere(cycles: CycleRecord[], keep: (c: CycleRecord) => boolean): string[] {
+function idsWhere(cycles: CycleBrief[], keep: (c: CycleBrief) => boolean): string[] {
   return cycles.filter(keep).map((c) => c.id);
 }
 
-export function campaignAlarms(results: CampaignResults): Alarm[] {
+export function campaignAlarms(results: BriefedResults): Alarm[] {
   const alarms: Alarm[] = [];
   const silent = idsWhere(results.cycles, (c) => c.verdict === 'silent-corruption');
   if (silent.length > 0) {
@@ -142,7 +143,7 @@ export function campaignAlarms(results: CampaignResults): Alarm[] {
   return alarms;
 }
 
-function blindAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
+function blindAlarm(s: ScenarioSummary, cycles: CycleBrief[]): Alarm {
   return {
     kind: 'blind',
     title: `The rig was blind: negative control "${s.name}" never tore a page`,
@@ -153,7 +154,7 @@ function blindAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
   };
 }
 
-function vacuousAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
+function vacuousAlarm(s: ScenarioSummary, cycles: CycleBrief[]): Alarm {
   const e = s.exercise!;
   const claim = e.claim === 'doublewrite'
     ? 'an in-use page tore that only an accepted doublewrite copy restores'
@@ -169,9 +170,9 @@ function vacuousAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm {
   };
 }
 
-function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleRecord[]): Alarm | null {
+function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleBrief[]): Alarm | null {
   if (s.expectation !== 'never-torn') return null;
-  const torn = cycles.filter((c) => c.scenario === s.name && c.tornPagesBefore.length > 0);
+  const torn = cycles.filter((c) => c.scenario === s.name && c.tornPages > 0);
   if (torn.length === 0) return null;
   const tally = tallyStraddles(torn);
   const straddling = tally.total;

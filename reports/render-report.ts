@@ -1,17 +1,18 @@
 /**
- * Renders one self-contained HTML report from a saved campaign: inline CSS and script, no network
- * (a Content-Security-Policy forbids any fetch and admits only the report's own script by hash),
- * readable from file:// and printable. Pure: results and evidence in, a string out.
+ * Renders a saved campaign's report index: one self-contained HTML file (inline CSS and script,
+ * no network: a Content-Security-Policy forbids any fetch and admits only the report's own script
+ * by hash), readable from file:// and printable. It holds the headline, matrix, scenarios,
+ * history, the problem cycles and a filterable list of every cycle, each linked to its own page
+ * (cycle-page.ts); it reads only the cycles' briefs, so it stays small whatever their number.
+ * Pure: a summary and briefs in, a string out.
  */
-import { createHash } from 'node:crypto';
 import type { HistoryView } from '../rig/history/history-view.js';
-import type { CampaignResults } from '../rig/results/types.js';
-import { CLIENT_SCRIPT } from './client-script.js';
+import type { BriefedResults } from '../rig/results/cycle-brief.js';
+import { CLIENT_SCRIPT, contentSecurityPolicy } from './client-script.js';
 import { html, trusted } from './html.js';
 import { campaignHeadline } from './outcome.js';
 import { bothHalvesSection } from './sections/both-halves.js';
 import { cyclesSection } from './sections/cycles.js';
-import type { LogSource } from './sections/cycle/log-excerpt.js';
 import { environmentSection, statsStrip } from './sections/environment.js';
 import { historySection } from './sections/history.js';
 import { headlineSection } from './sections/headline.js';
@@ -20,25 +21,13 @@ import { scenariosSection } from './sections/scenarios.js';
 import { STYLES } from './styles.js';
 
 export interface ReportInput {
-  results: CampaignResults;
-  /** Error logs kept as evidence, by cycle id; cycles without one fall back to their excerpt. */
-  logs?: ReadonlyMap<string, LogSource>;
+  results: BriefedResults;
+  /** The folder of the cycles' pages, relative to the index. */
+  pages: string;
   /** Shown in the footer; omitted when rendering must be reproducible byte for byte. */
   generatedAt?: string;
   /** The run held against the runs filed before it (`rig report --history`); no section without. */
   history?: HistoryView;
-}
-
-function contentSecurityPolicy(): string {
-  const scriptHash = createHash('sha256').update(CLIENT_SCRIPT).digest('base64');
-  return [
-    "default-src 'none'",
-    `script-src 'sha256-${scriptHash}'`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
 }
 
 export function renderReport(input: ReportInput): string {
@@ -52,16 +41,16 @@ export function renderReport(input: ReportInput): string {
 <title>${headline.label}: ${results.campaign} (powercut-rig)</title>
 <style>${trusted(STYLES)}</style></head>
 <body><main>
-${headlineSection(results)}
+${headlineSection(results, input.pages)}
 ${statsStrip(results)}
 <nav class="toc"><a href="#matrix">Matrix</a>${input.history ? html`<a href="#history">Since earlier runs</a>` : null}${results.perf ? html`<a href="#both-halves">Safety and benefit</a>` : null}<a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#environment">Environment</a></nav>
 ${matrixSection(results)}
 ${historySection(input.history)}
 ${bothHalvesSection(results)}
 ${scenariosSection(results)}
-${cyclesSection(results, input.logs ?? new Map())}
+${cyclesSection(results, input.pages)}
 ${environmentSection(results)}
-<footer>powercut-rig ${results.environment.rigVersion}: rendered from results.json alone${input.generatedAt ? ` on ${input.generatedAt}` : ''}. Verdicts come from the disk's record of every write and the rig's own page scans; error-log lines are extra evidence.</footer>
+<footer>powercut-rig ${results.environment.rigVersion}: rendered from results.json and cycles.jsonl alone${input.generatedAt ? ` on ${input.generatedAt}` : ''}. Verdicts come from the disk's record of every write and the rig's own page scans; error-log lines are extra evidence.</footer>
 </main><script>${trusted(CLIENT_SCRIPT)}</script></body></html>
 `;
   return page.value;

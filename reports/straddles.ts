@@ -21,7 +21,12 @@ export interface StraddleTally {
   unnamed: number; // straddles of records that carry no mapping
 }
 
-export function tallyStraddles(cycles: readonly CycleRecord[]): StraddleTally {
+/** What a tally reads of a cycle: its record's cut, or its brief's. */
+export interface StraddleSource {
+  cut: { stats: { pageWritesStraddling?: number }; straddled?: StraddleTargets } | null;
+}
+
+export function tallyStraddles(cycles: readonly StraddleSource[]): StraddleTally {
   const targets: StraddleTargets = { tablespace: 0, redo: 0, other: 0, filesystem: 0, unlisted: 0 };
   let total = 0;
   let unnamed = 0;

@@ -1,26 +1,49 @@
-/** Renders DIR/results.json to DIR/index.html (or another file), written atomically. */
-import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { badInput, rigFailure } from '../rig/errors.js';
+/**
+ * Renders a saved run (DIR/results.json and its cycle records) to DIR/index.html (or another
+ * file) and the cycles' pages in the folder beside it (index-cycles/ for index.html). The records
+ * stream past once: each is rendered to its page and kept only as its brief, so a run of any size
+ * renders in bounded memory. The pages are written to a fresh folder that replaces the old one,
+ * then the index, atomically; an error leaves the report that was there before.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { badInput, RigError, rigFailure } from '../rig/errors.js';
 import type { HistoryView } from '../rig/history/history-view.js';
+import { briefOf, type CycleBrief } from '../rig/results/cycle-brief.js';
 import { writeFileAtomic } from '../rig/results/write-atomic.js';
-import { loadRun } from './load-run.js';
+import { cyclePageName, cyclePagesFolder, renderCyclePage } from './cycle-page.js';
+import { evidenceLog, openRun } from './load-run.js';
 import { renderReport } from './render-report.js';
 
 export async function writeReport(dir: string, outFile?: string, options: { history?: HistoryView } = {}): Promise<string> {
-  const run = await loadRun(dir);
+  const run = await openRun(dir);
   const target = resolve(outFile ?? join(run.dir, 'index.html'));
-  if (!(await stat(dirname(target)).catch(() => null))?.isDirectory()) {
-    throw badInput(`cannot write ${target}: the folder ${dirname(target)} does not exist; give --out a file in an existing folder`);
+  const folder = dirname(target);
+  if (!(await stat(folder).catch(() => null))?.isDirectory()) {
+    throw badInput(`cannot write ${target}: the folder ${folder} does not exist; give --out a file in an existing folder`);
   }
-  for (const log of run.logs.values()) {
-    // evidence links are relative to DIR; a report written elsewhere must point back into DIR
-    if (log.href) log.href = relative(dirname(target), join(run.dir, decodeURIComponent(log.href))).split(sep).map(encodeURIComponent).join('/');
-  }
-  const page = renderReport({ results: run.results, logs: run.logs, generatedAt: new Date().toISOString(), history: options.history });
+  const pagesName = cyclePagesFolder(basename(target));
+  const pages = join(folder, pagesName);
+  const staging = join(folder, `.${pagesName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const generatedAt = new Date().toISOString();
+  const { cycles: _file, ...summary } = run.summary;
+  const briefs: CycleBrief[] = [];
   try {
-    await writeFileAtomic(target, page);
+    await mkdir(staging);
+    for await (const record of run.records()) {
+      const log = await evidenceLog(run.dir, record, pages);
+      const page = renderCyclePage({ record, log, campaign: summary.campaign, rigVersion: summary.environment.rigVersion, index: `../${encodeURIComponent(basename(target))}`, generatedAt });
+      await writeFile(join(staging, cyclePageName(record.id)), page);
+      briefs.push(briefOf(record));
+    }
+    await rm(pages, { recursive: true, force: true });
+    await rename(staging, pages);
+    const index = renderReport({ results: { ...summary, cycles: briefs }, pages: encodeURIComponent(pagesName), generatedAt, history: options.history });
+    await writeFileAtomic(target, index);
   } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (error instanceof RigError) throw error; // bad input found while reading: said as it is
     throw rigFailure(`could not write the report to ${target}: ${(error as Error).message}`, error);
   }
   return target;

@@ -6,14 +6,15 @@
  */
 import { pairRatios, safetyScenarios, type PairRatios } from '../../rig/perf/pair-ratios.js';
 import { formatChange, type RatioSpread } from '../../rig/perf/ratio-spread.js';
-import type { CampaignResults, ScenarioSummary } from '../../rig/results/types.js';
+import type { ScenarioSummary } from '../../rig/results/types.js';
+import type { BriefedResults } from '../../rig/results/cycle-brief.js';
 import { html, anchorId, type Html } from '../html.js';
 import { settingsSummary } from './scenarios.js';
 
 /** The figure the claim was sold with: sysbench oltp_write_only, doublewrite off / on. */
 export const SEED_FIGURE = { change: '+47%', device: 'Premium ESSD', detail: 'sysbench oltp_write_only, 4-core instance, 64 threads, 30 tables (300 GB), --rand-type=special --rand-spec-pct=15' };
 
-function safetyText(results: CampaignResults, perf: ScenarioSummary): Html {
+function safetyText(results: BriefedResults, perf: ScenarioSummary): Html {
   const matching = safetyScenarios(results, perf);
   if (matching.length === 0) return html`<span class="sub">torn pages: not checked here (no never-torn scenario on this setting)</span>`;
   const judged = matching.reduce((n, s) => n + s.cyclesRun - (s.verdictCounts['rig-error'] ?? 0), 0);
@@ -33,7 +34,7 @@ function benefitText(perf: ScenarioSummary, ratios: PairRatios): Html {
 <div class="sub">write QPS ${spreadText(ratios.writeQps)}; TPS ${spreadText(ratios.tps!)}; p99 latency ${spreadText(ratios.p99Ms!)}${ratios.failed ? `; ${ratios.failed} pair(s) failed` : ''}</div>`;
 }
 
-export function bothHalvesSection(results: CampaignResults): Html | null {
+export function bothHalvesSection(results: BriefedResults): Html | null {
   const perf = results.scenarios.filter((s) => s.settings.perf);
   if (perf.length === 0) return null;
   const rows = perf.map((s) => {

@@ -1,22 +1,22 @@
 /** Where and how the campaign ran: enough to rerun it and to judge whether it applies. */
-import type { CampaignResults } from '../../rig/results/types.js';
+import type { BriefedResults } from '../../rig/results/cycle-brief.js';
 import { formatIso, formatMs } from '../format.js';
 import { html, type Html } from '../html.js';
 
-function durationMs(results: CampaignResults): number | null {
+function durationMs(results: BriefedResults): number | null {
   if (!results.finishedAt) return null;
   const ms = Date.parse(results.finishedAt) - Date.parse(results.startedAt);
   return Number.isFinite(ms) && ms >= 0 ? ms : null;
 }
 
-function seedsText(results: CampaignResults): string {
+function seedsText(results: BriefedResults): string {
   const seeds = results.cycles.map((c) => c.seed);
   if (seeds.length === 0) return `campaign ${results.seed}`;
   const shown = seeds.slice(0, 12).join(', ');
   return `campaign ${results.seed}; cycles ${shown}${seeds.length > 12 ? `, … (${seeds.length} in all, each on its cycle)` : ''}`;
 }
 
-export function environmentSection(results: CampaignResults): Html {
+export function environmentSection(results: BriefedResults): Html {
   const env = results.environment;
   const duration = durationMs(results);
   const filesystems = [...new Set(results.scenarios.map((s) => s.settings.disk.fs))].join(', ');
@@ -39,9 +39,9 @@ export function environmentSection(results: CampaignResults): Html {
   return html`<section id="environment"><h2>Environment</h2><dl class="env">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>`;
 }
 
-export function statsStrip(results: CampaignResults): Html {
+export function statsStrip(results: BriefedResults): Html {
   const cycles = results.cycles.length;
-  const torn = results.cycles.filter((c) => c.tornPagesBefore.length > 0).length;
+  const torn = results.cycles.filter((c) => c.tornPages > 0).length;
   const failing = results.cycles.filter((c) => !c.expectationHeld && c.verdict !== 'rig-error').length;
   const rigErrors = results.cycles.filter((c) => c.verdict === 'rig-error').length;
   const duration = durationMs(results);

@@ -3,7 +3,8 @@
  * campaign runs more than one, and with page sizes where they vary), columns are doublewrite
  * on/fast/detect-and-recover/detect-only/off by atomic unit. Each cell shows its scenarios' outcome in words and colour.
  */
-import type { CampaignResults, CycleRecord, ScenarioSummary } from '../../rig/results/types.js';
+import type { ScenarioSummary } from '../../rig/results/types.js';
+import type { BriefedResults, CycleBrief } from '../../rig/results/cycle-brief.js';
 import { FILESYSTEMS, type FsKind } from '../../faults/filesystems.js';
 import { DEFAULT_DISK } from '../../rig/defaults.js';
 import { DOUBLEWRITE_MODES, doublewriteMode, type DoublewriteMode } from '../../rig/results/doublewrite-mode.js';
@@ -40,13 +41,13 @@ interface RowShape {
  * The server a scenario ran, as its cycles recorded it ("mariadbd 11.8.9-MariaDB-0+deb13u1"),
  * else its runtime and image; with the engine of its tables when that is not InnoDB.
  */
-function serverLabel(s: ScenarioSummary, cycles: readonly CycleRecord[]): string {
+function serverLabel(s: ScenarioSummary, cycles: readonly CycleBrief[]): string {
   const version = cycles.find((c) => c.scenario === s.name && c.server?.version)?.server?.version;
   const server = version ?? (s.settings.image ? `${s.settings.runtime} ${s.settings.image}` : s.settings.runtime);
   return s.settings.server.engine === 'rocksdb' ? `${server} · RocksDB` : server;
 }
 
-function rowShape(results: CampaignResults): RowShape {
+function rowShape(results: BriefedResults): RowShape {
   const scenarios = cutScenarios(results);
   const labels = new Map(scenarios.map((s) => [s.name, serverLabel(s, results.cycles)]));
   return {
@@ -73,7 +74,7 @@ function rowKey(s: ScenarioSummary, shape: RowShape): string {
   return `${shape.servers?.get(s.name) ?? ''}|${s.settings.disk.fs}|${shape.pageSizes ? s.settings.server.pageSize : ''}`;
 }
 
-export function matrixSection(results: CampaignResults): Html {
+export function matrixSection(results: BriefedResults): Html {
   const scenarios = cutScenarios(results);
   if (scenarios.length === 0) return html`<section id="matrix"><h2>Matrix</h2><p class="muted">No scenarios.</p></section>`;
   const columns = columnsOf(scenarios);

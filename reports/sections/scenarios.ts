@@ -1,7 +1,8 @@
 /** Per scenario: what it expects, how many cycles ran, what they found, and whether it held. */
 import { doublewriteMode } from '../../rig/results/doublewrite-mode.js';
 import { describeDevice } from '../../rig/results/device-text.js';
-import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary } from '../../rig/results/types.js';
+import type { ScenarioSettings, ScenarioSummary } from '../../rig/results/types.js';
+import type { BriefedResults, CycleBrief } from '../../rig/results/cycle-brief.js';
 import { EXPECTATION_TEXT, VERDICT_ORDER, formatCount, formatUnit } from '../format.js';
 import { html, anchorId, type Html } from '../html.js';
 import { describeExercise, isVacuous } from '../../rig/results/exercise-claim.js';
@@ -23,13 +24,13 @@ export function settingsSummary(s: ScenarioSettings): string {
   ].filter(Boolean).join(' · ');
 }
 
-export function scenariosSection(results: CampaignResults): Html {
+export function scenariosSection(results: BriefedResults): Html {
   return html`<section id="scenarios"><h2>Scenarios</h2>
 <table class="scenarios"><thead><tr><th>Result</th><th>Scenario</th><th>Expectation</th><th class="num">Cycles</th><th class="num">Torn</th><th>Exercised</th><th>Verdicts</th></tr></thead>
 <tbody>${cutScenarios(results).map((s) => scenarioRow(s, results.cycles.filter((c) => c.scenario === s.name)))}</tbody></table></section>`;
 }
 
-function scenarioRow(s: ScenarioSummary, cycles: CycleRecord[]): Html {
+function scenarioRow(s: ScenarioSummary, cycles: CycleBrief[]): Html {
   const status = scenarioStatus(s);
   const text = STATUS_TEXT[status];
   return html`<tr id="${anchorId('scenario', s.name)}" class="st-${status}">
@@ -54,7 +55,7 @@ function exercisedCell(s: ScenarioSummary): Html {
 }
 
 /** Where the disk is atomic at the page size, say how many page writes crossed a unit boundary. */
-function straddleNote(s: ScenarioSummary, cycles: CycleRecord[]): Html | null {
+function straddleNote(s: ScenarioSummary, cycles: CycleBrief[]): Html | null {
   if (s.settings.disk.atomicUnit < s.settings.server.pageSize) return null;
   const pageWrites = cycles.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
   if (pageWrites === 0) return null;

@@ -4,7 +4,7 @@
  * goes on the outcome is `running`; a run that stopped early is never mistaken for a finished one.
  */
 import { campaignOutcome, cyclesPerHour, summarizeScenarios, type ScenarioPlan } from '../results/summarize.js';
-import type { CampaignResults, CycleRecord, Environment } from '../results/types.js';
+import { RESULTS_VERSION, type CampaignResults, type CycleRecord, type Environment } from '../results/types.js';
 import type { Shard } from './types.js';
 import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { withPerfTrouble } from '../results/perf-outcome.js';
@@ -34,7 +34,7 @@ export function assembleResults(
 ): CampaignResults {
   const scenarios = summarizeScenarios(plans, records);
   return {
-    version: 1,
+    version: RESULTS_VERSION,
     ...facts,
     finishedAt,
     scenarios,

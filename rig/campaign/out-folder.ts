@@ -6,8 +6,9 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { badInput } from '../errors.js';
+import { cyclePagesFolder } from '../../reports/cycle-page.js';
 
-const RUN_FILES = ['results.json', 'junit.xml', 'index.html'];
+const RUN_FILES = ['results.json', 'cycles.jsonl', 'junit.xml', 'index.html'];
 
 export function checkFreshOutFolder(dir: string): void {
   if (!existsSync(dir)) return;
@@ -20,5 +21,6 @@ export function checkFreshOutFolder(dir: string): void {
 export function clearEarlierRun(dir: string): void {
   if (!existsSync(join(dir, 'results.json'))) return;
   rmSync(join(dir, 'cycles'), { recursive: true, force: true });
+  rmSync(join(dir, cyclePagesFolder('index.html')), { recursive: true, force: true });
   for (const file of RUN_FILES) rmSync(join(dir, file), { force: true });
 }

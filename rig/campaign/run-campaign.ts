@@ -1,7 +1,7 @@
 /**
  * Runs a campaign's cycles (one shard of them, or what a resumed run has left) one after the
  * other, each in DIR/cycles/<id>/. After every cycle the evidence is settled under the cap and
- * DIR/results.json is rewritten atomically, so an interrupted run always leaves valid results;
+ * DIR/results.json and DIR/cycles.jsonl are rewritten atomically, so an interrupted run always leaves valid results;
  * at the end come junit.xml and the HTML report. A cycle interrupted by a signal is not recorded:
  * its own teardown has run, and the abort is rethrown.
  */
@@ -18,7 +18,7 @@ import { perfPairLine } from '../perf/perf-summary.js';
 import { countByScenario } from './shard.js';
 import type { ScenarioPlan } from '../results/summarize.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings } from '../results/types.js';
-import { writeFileAtomic } from '../results/write-atomic.js';
+import { writeResultsFiles } from '../results/results-file.js';
 import { type ReportRenderer, writeResultsFolder } from '../results/write-results.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { assembleResults, type RunFacts } from './assemble-results.js';
@@ -65,7 +65,7 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
   const pairs = new Map((input.finishedPerf ?? []).map((p) => [p.id, p]));
   const inOrder = () => cycles.flatMap((c) => records.get(c.id) ?? []);
   const perfInOrder = () => (hasPerf(input.campaign) ? cycles.flatMap((c) => pairs.get(c.id) ?? []) : undefined);
-  const save = () => writeFileAtomic(join(dir, 'results.json'), json(assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since }, perfInOrder())));
+  const save = () => writeResultsFiles(dir, assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since }, perfInOrder()));
   mkdirSync(join(dir, 'cycles'), { recursive: true });
   await save();
   const perfRoot = hasPerf(input.campaign) ? mkdtempSync(join(tmpdir(), 'rig-perf-')) : null;
@@ -231,6 +231,3 @@ function scenarioPlans(campaign: Campaign, cycles: PlannedCycle[]): ScenarioPlan
   });
 }
 
-function json(results: CampaignResults): string {
-  return `${JSON.stringify(results, null, 2)}\n`;
-}

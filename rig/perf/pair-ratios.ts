@@ -22,7 +22,7 @@ export function pairRatios(pairs: readonly PerfPairRecord[]): PairRatios {
 }
 
 /** The campaign's never-torn scenarios on the perf scenario's doublewrite-off setting: same profile, filesystem, atomic unit, page size, runtime and image. */
-export function safetyScenarios(results: CampaignResults, perf: ScenarioSummary): ScenarioSummary[] {
+export function safetyScenarios(results: Pick<CampaignResults, 'scenarios'>, perf: ScenarioSummary): ScenarioSummary[] {
   const p = perf.settings;
   return results.scenarios.filter((s) => {
     const t = s.settings;

@@ -521,8 +521,13 @@ export interface Environment {
   hostname: string;
 }
 
+/** The version of results.json a campaign writes now. Version 1 held every cycle record in it; from
+ * version 2 on it holds the summary and names the file of cycle records (results-file.ts). */
+export const RESULTS_VERSION = 2;
+
+/** A campaign's results in memory: the summary and every cycle record. */
 export interface CampaignResults {
-  version: 1;
+  version: typeof RESULTS_VERSION;
   campaign: string;
   file: string;
   commandLine: string;
@@ -537,4 +542,10 @@ export interface CampaignResults {
   perf?: PerfPairRecord[];
   outcome: 'pass' | 'fail' | 'rig-error' | 'running';
   cyclesPerHour: number | null;
+}
+
+/** results.json as written (version 2): the campaign's summary; its cycle records are in
+ * `cycles.file` (beside it), one JSON record per line in the campaign's order, `cycles.count` of them. */
+export interface ResultsSummary extends Omit<CampaignResults, 'cycles'> {
+  cycles: { file: string; count: number };
 }

@@ -1,10 +1,12 @@
 /**
- * Writes a campaign's results folder: results.json and junit.xml, each atomically, then the
- * HTML report through the renderer the caller passes (reports/ renders from the saved files).
+ * Writes a campaign's results folder: cycles.jsonl, results.json and junit.xml, each atomically
+ * (results-file.ts), then the HTML report through the renderer the caller passes (reports/
+ * renders from the saved files).
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderJunit } from './junit.js';
+import { writeResultsFiles } from './results-file.js';
 import type { CampaignResults } from './types.js';
 import { writeFileAtomic } from './write-atomic.js';
 
@@ -21,7 +23,7 @@ export async function writeResultsFolder(dir: string, results: CampaignResults, 
   await mkdir(dir, { recursive: true });
   const resultsJson = join(dir, 'results.json');
   const junitXml = join(dir, 'junit.xml');
-  await writeFileAtomic(resultsJson, `${JSON.stringify(results, null, 2)}\n`);
+  await writeResultsFiles(dir, results);
   await writeFileAtomic(junitXml, renderJunit(results));
   const report = renderReport ? await renderReport(dir) : null;
   return { resultsJson, junitXml, report };

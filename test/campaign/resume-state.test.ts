@@ -8,6 +8,7 @@ import { checkFreshOutFolder, clearEarlierRun } from '../../rig/campaign/out-fol
 import { planCycles } from '../../rig/campaign/plan-cycles.js';
 import { readResumeState } from '../../rig/campaign/resume-state.js';
 import { selectShard } from '../../rig/campaign/shard.js';
+import { writeResultsFiles } from '../../rig/results/results-file.js';
 import { fakeRun } from '../fixtures/campaign-results.js';
 
 const text = 'name: c\nseed: 5\nscenarios:\n  - {name: a, cycles: 3}\n  - {name: b, cycles: 2}\n';
@@ -24,7 +25,7 @@ t.test('resume keeps the cycles recorded with the id and seed the plan gives the
   const earlier = fakeRun(campaign, null);
   earlier.cycles = earlier.cycles.slice(0, 3); // interrupted after a-3
   earlier.cycles[1] = { ...earlier.cycles[1]!, seed: 999 }; // recorded under another seed: not this plan's cycle
-  writeFileSync(join(dir, 'results.json'), JSON.stringify(earlier));
+  await writeResultsFiles(dir, earlier);
   const state = await readResumeState(dir, campaign, null, planCycles(campaign));
   t.same(state?.finished.map((c) => c.id), ['a-1', 'a-3']);
   t.equal(state?.startedAt, earlier.startedAt);
@@ -33,7 +34,7 @@ t.test('resume keeps the cycles recorded with the id and seed the plan gives the
 
 t.test('resume refuses another campaign, seed, shard or scenario list', async (t) => {
   const dir = tempDir(t);
-  writeFileSync(join(dir, 'results.json'), JSON.stringify(fakeRun(campaign, { index: 1, count: 2 })));
+  await writeResultsFiles(dir, fakeRun(campaign, { index: 1, count: 2 }));
   const cases: [string, string, { index: number; count: number } | null, RegExp][] = [
     ['another shard', text, null, /run as shard 1\/2, not no shard/],
     ['another seed', text.replace('seed: 5', 'seed: 6'), { index: 1, count: 2 }, /seed 5, not 6/],
@@ -56,9 +57,11 @@ t.test('a fresh run takes a new, empty or earlier campaign folder, and refuses a
   clearEarlierRun(dir);
   t.ok(existsSync(join(dir, 'cycles', 'a-1')), 'a folder without results.json is left alone');
   writeFileSync(join(dir, 'results.json'), '{}');
+  writeFileSync(join(dir, 'cycles.jsonl'), '{}\n');
+  mkdirSync(join(dir, 'index-cycles'));
   t.doesNotThrow(() => checkFreshOutFolder(dir), 'an earlier campaign folder');
   clearEarlierRun(dir);
-  t.notOk(existsSync(join(dir, 'cycles')) || existsSync(join(dir, 'results.json')), 'its cycles and results are replaced');
+  t.same(['cycles', 'results.json', 'cycles.jsonl', 'index-cycles'].filter((f) => existsSync(join(dir, f))), [], 'its cycles, results and report pages are replaced');
   t.ok(existsSync(join(dir, 'notes.txt')), 'other files stay');
   writeFileSync(join(dir, 'file'), 'x');
   t.throws(() => checkFreshOutFolder(join(dir, 'file')), { code: 'bad-input', message: /is a file/ });

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { loadResults } from '../../rig/results/load-results.js';
 import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
 import { contextFromEnv } from '../../rig/context.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
@@ -20,7 +21,7 @@ import { findAll, parseXml } from '../fixtures/xml-check.js';
 const base = mkdtempSync(join(tmpdir(), 'rig-campaign-test-'));
 const env = { RIG_CACHE: join(base, 'cache') };
 const file = writeSmallCampaign(base);
-const readResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as CampaignResults;
+const readResults = async (dir: string): Promise<CampaignResults> => (await loadResults(dir)).results;
 const readCycle = (dir: string) => JSON.parse(readFileSync(join(dir, 'cycle.json'), 'utf8')) as CycleRecord;
 const ids = (r: CampaignResults) => r.cycles.map((c) => `${c.id} seed ${c.seed}`);
 const verdictClass = (c: CycleRecord) => (c.verdict === 'rig-error' ? 'rig-error' : 'judged');
@@ -62,7 +63,7 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   t.equal(stopped.signal, 'SIGINT', 'the run ends by the re-raised signal');
   t.match(stopped.stderr, /SIGINT received/);
   t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');
-  const partial = readResults(full);
+  const partial = await readResults(full);
   t.equal(partial.outcome, 'running');
   t.same(partial.cycles, [], 'the interrupted cycle is not recorded');
 
@@ -70,7 +71,7 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   const resumed = await rig(['campaign', file, '--out', full, '--resume', '--history', store], env);
   t.match(resumed.stdout, /^\[1\/2\] dw-on-4k-1: [a-z-]+ \(.*\) [\d.]+ s$/m);
   t.match(resumed.stdout, /^\[2\/2\] dw-off-4k-1: /m);
-  const results = readResults(full);
+  const results = await readResults(full);
   t.equal(resumed.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome (${resumed.stderr.trim()})`);
   t.not(results.finishedAt, null);
   t.same(ids(results), [`dw-on-4k-1 seed ${results.cycles[0]!.seed}`, `dw-off-4k-1 seed ${results.cycles[1]!.seed}`]);
@@ -106,14 +107,14 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
 });
 
 t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
-  const unsharded = readResults(full);
+  const unsharded = await readResults(full);
   const shards = [join(base, 'shard1'), join(base, 'shard2')];
   const one = await rig(['campaign', file, '--out', shards[0]!, '--shard', '1/2'], env);
   t.match(one.stdout, /^\[1\/1\] dw-on-4k-1: /m, `shard 1 runs the first cycle (${one.stderr.trim()})`);
   // shard 2 holds the negative control's cycle; a cap of 1 byte leaves no room for passing evidence
   const two = await rig(['campaign', file, '--out', shards[1]!, '--shard', '2/2', '--evidence-max', '1'], env);
   t.match(two.stdout, /^\[1\/1\] dw-off-4k-1: /m);
-  const control = readResults(shards[1]!).cycles[0]!;
+  const control = (await readResults(shards[1]!)).cycles[0]!;
   if (isFailing(control)) {
     t.not(control.evidenceDir, null, 'failing evidence is never dropped');
     t.match(two.stderr, /failing cycles alone keep .* over the cap/);
@@ -124,7 +125,7 @@ t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
   }
   const out = join(base, 'merged');
   const merge = await rig(['merge', out, ...shards], env);
-  const merged = readResults(out);
+  const merged = await readResults(out);
   t.equal(merge.exitCode, outcomeExitCode(merged.outcome));
   t.same(ids(merged), ids(unsharded), 'the same cycles and seeds, in the same order');
   t.same(merged.cycles.map(verdictClass), unsharded.cycles.map(verdictClass), 'the same verdict classes');
@@ -148,7 +149,7 @@ t.test('a negative control that never tears fails the campaign as blind, said pl
   );
   const out = join(base, 'blind');
   const run = await rig(['campaign', blindFile, '--out', out], env);
-  const results = readResults(out);
+  const results = await readResults(out);
   t.equal(results.cycles[0]?.tornPagesBefore.length, 0, `no page tore (${run.stderr.trim()})`);
   t.equal(results.scenarios[0]?.blind, true);
   t.equal(results.outcome, 'fail');
@@ -170,7 +171,7 @@ t.test('a doublewrite scenario whose cut tears nothing is vacuous: the campaign 
   );
   const out = join(base, 'vacuous');
   const run = await rig(['campaign', vacuousFile, '--out', out], env);
-  const results = readResults(out);
+  const results = await readResults(out);
   const cycle = results.cycles[0]!;
   t.not(cycle.verdict, 'rig-error', `the cycle was judged (${cycle.reason})`);
   t.equal(cycle.exercised?.tornDoublewrite, 0, 'no in-use page tore with only a doublewrite copy behind it');

@@ -9,6 +9,7 @@
  */
 // runs alone: it counts every server container on the engine, and its `rig cleanup` must find only what its killed container left
 import t from 'tap';
+import { loadResults } from '../../rig/results/load-results.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,7 +122,7 @@ if (engine) {
     const started = Date.now();
     const run = await compose(['campaign', file]);
     t.comment(`docker compose run: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const results = JSON.parse(readFileSync(join(project, 'reports/latest/results.json'), 'utf8')) as CampaignResults;
+    const results = (await loadResults(join(project, 'reports/latest'))).results;
     // a negative control with one cycle passes when that cycle's cut tore a page: the outcome follows the cycles
     t.equal(run.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome ${results.outcome}: ${run.stdout}\n${run.stderr}`);
     t.match(run.stdout, new RegExp(`^compose-one: ${results.outcome} \\(2 cycles\\)$`, 'm'));
@@ -138,7 +139,8 @@ if (engine) {
     }
     const html = readFileSync(join(project, 'reports/latest/index.html'), 'utf8');
     t.match(html, /compose-one/);
-    t.match(html, `data-verdict="${results.cycles[1]!.verdict}"`, 'the report shows the docker cycle\'s verdict');
+    const dockerPage = readFileSync(join(project, 'reports/latest/index-cycles/cycle-docker-dw-off-4k-1.html'), 'utf8');
+    t.match(dockerPage, `data-verdict="${results.cycles[1]!.verdict}"`, 'the report shows the docker cycle\'s verdict on its page');
     t.match(html, /local-dw-off-4k-1/);
     t.match(html, /docker-dw-off-4k-1/);
     t.ok(existsSync(join(project, 'reports/latest/junit.xml')));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
+import { loadResults } from '../../rig/results/load-results.js';
 import { chromium } from 'playwright-core';
 import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
 import { contextFromEnv } from '../../rig/context.js';
@@ -20,7 +21,7 @@ import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 const base = mkdtempSync(join(tmpdir(), 'rig-explore-cli-'));
 const env = { RIG_CACHE: PREPARED_CACHE };
 const SETTINGS = ['--doublewrite', 'off', '--atomic', '4k', '--buffer-pool', '32M', '--redo-size', '48M', '--size', '256M', '--rows', '3000', '--trigger', 'at-time 3s', '--seed', '3'];
-const readResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as CampaignResults;
+const readResults = async (dir: string): Promise<CampaignResults> => (await loadResults(dir)).results;
 
 t.teardown(async () => {
   await sweepLeftovers({ context: contextFromEnv() });
@@ -54,12 +55,12 @@ t.test('SIGINT while a state is judged, then --resume', async (t) => {
   const stopped = await child;
   t.equal(stopped.signal, 'SIGINT', 'the run ends by the re-raised signal');
   t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');
-  const partial = readResults(out);
+  const partial = await readResults(out);
   t.equal(partial.outcome, 'running');
   t.ok(partial.cycles.length >= 1 && partial.cycles.every((c) => c.explore?.run === 'explore-1'), `the states judged before the signal are recorded (${partial.cycles.map((c) => c.id).join(', ')})`);
 
   const resumed = await rig(['explore', ...SETTINGS, '--states', '4', '--out', out, '--resume'], env);
-  const results = readResults(out);
+  const results = await readResults(out);
   t.equal(resumed.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome (${resumed.stderr.trim().split('\n').slice(-2).join(' | ')})`);
   t.match(resumed.stdout, /^\[4\/4\] explore-1-s4: /m, 'the interrupted exploration ran again to its end');
   t.same(results.cycles.map((c) => c.id), ['explore-1-s1', 'explore-1-s2', 'explore-1-s3', 'explore-1-s4']);
@@ -88,7 +89,8 @@ t.test('the report says where each state came from', async (t) => {
   t.teardown(() => browser.close());
   const page = await browser.newPage();
   const url = pathToFileURL(join(out, 'index.html')).href;
-  await page.goto(`${url}#cycle-explore-1-s3`);
+  await page.goto(`${url}#cycle-explore-1-s3`); // the index sends the link on to the state's page
+  await page.waitForURL(/\/index-cycles\/cycle-explore-1-s3\.html$/, { timeout: 10_000 });
   await page.waitForSelector('html[data-ready="1"]', { timeout: 10_000 });
   const state = page.locator('[id="cycle-explore-1-s3"]');
   t.equal(await state.count(), 1, 'the state has its block');

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { loadResults } from '../../rig/results/load-results.js';
 import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
 import { contextFromEnv } from '../../rig/context.js';
 import type { CampaignResults } from '../../rig/results/types.js';
@@ -41,7 +42,7 @@ t.test('perf pairs beside a never-torn cycle, and both halves in the report', as
   writeFileSync(file, CAMPAIGN);
   const out = join(base, 'out');
   const run = await rig(['campaign', file, '--out', out], env);
-  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as CampaignResults;
+  const results = (await loadResults(join(out, 'results.json'))).results;
   t.match(run.stderr, /perf perf-local-1: write QPS on [\d.]+, off [\d.]+ \(off \/ on [\d.]+\)/, 'a progress line per pair');
   t.same(results.perf!.map((p) => [p.id, p.error]), [['perf-local-1', null], ['perf-local-2', null]], 'one record per pair, in order');
   for (const p of results.perf!) t.ok(p.on!.writeQps > 0 && p.off!.writeQps > 0 && p.on!.p99Ms > 0, `${p.id}: figures positive`);

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { renderReport } from '../../reports/render-report.js';
+import { renderAll } from '../fixtures/report/render-all.js';
 import { resultsWithPerf } from '../fixtures/report/with-perf.js';
 import { launchChromium, openReport } from '../fixtures/chromium.js';
 
@@ -22,7 +22,7 @@ t.test('safety and benefit side by side in Chromium', async (t) => {
   const results = await resultsWithPerf(PROFILE);
   results.scenarios.find((s) => s.name === 'perf-essd')!.settings.disk.profile = PROFILE;
   const file = join(dir, 'index.html');
-  await writeFile(file, renderReport({ results }));
+  await writeFile(file, renderAll(results).index);
   const browser = await launchChromium();
   t.teardown(() => browser.close());
   const { page, requests, errors } = await openReport(browser, file, '#both-halves');

@@ -1,6 +1,7 @@
 /** The report's safety-and-benefit section, as markup: both halves, their numbers, the claimed figure, escaped. */
 import t from 'tap';
-import { renderReport } from '../../reports/render-report.js';
+import { briefed } from '../../rig/results/cycle-brief.js';
+import { renderAll } from '../fixtures/report/render-all.js';
 import { bothHalvesSection } from '../../reports/sections/both-halves.js';
 import { pairRatios } from '../../rig/perf/pair-ratios.js';
 import { quickResults } from '../fixtures/report/load-fixture.js';
@@ -8,8 +9,8 @@ import { resultsWithPerf } from '../fixtures/report/with-perf.js';
 
 t.test('no perf scenario, no section', async (t) => {
   const results = await quickResults();
-  t.equal(bothHalvesSection(results), null);
-  t.notMatch(renderReport({ results }), /both-halves/);
+  t.equal(bothHalvesSection(briefed(results)), null);
+  t.notMatch(renderAll(results).index, /both-halves/);
 });
 
 t.test('ratios come from the pairs with figures', async (t) => {
@@ -24,7 +25,7 @@ t.test('ratios come from the pairs with figures', async (t) => {
 });
 
 t.test('safety next to benefit, with the claimed figure', async (t) => {
-  const page = renderReport({ results: await resultsWithPerf() });
+  const page = renderAll(await resultsWithPerf()).index;
   t.match(page, /<a href="#both-halves">/, 'in the table of contents');
   t.match(page, /torn pages: never in 3 cycles/);
   t.match(page, /write QPS: \+40% on profile essd/);
@@ -36,30 +37,30 @@ t.test('safety next to benefit, with the claimed figure', async (t) => {
 t.test('torn pages in the safety scenario are counted, and a setting without one says so', async (t) => {
   const torn = await resultsWithPerf();
   torn.scenarios.find((s) => s.name === 'dw-off-16k-bigalloc')!.tornCycles = 1;
-  t.match(String(bothHalvesSection(torn)), /torn pages: in 1 of 3 cycles/);
+  t.match(String(bothHalvesSection(briefed(torn))), /torn pages: in 1 of 3 cycles/);
   const other = await resultsWithPerf();
   other.scenarios.find((s) => s.name === 'perf-essd')!.settings.disk.profile = 'local';
-  t.match(String(bothHalvesSection(other)), /torn pages: not checked here/);
+  t.match(String(bothHalvesSection(briefed(other))), /torn pages: not checked here/);
   const none = await resultsWithPerf();
   none.perf = none.perf!.filter((p) => p.error);
-  t.match(String(bothHalvesSection(none)), /write QPS: not measured.*1 pair failed/s);
+  t.match(String(bothHalvesSection(briefed(none))), /write QPS: not measured.*1 pair failed/s);
 });
 
 t.test('a profile named with markup is shown as text', async (t) => {
   const results = await resultsWithPerf('<img src=x onerror=alert(1)>');
   results.scenarios.find((s) => s.name === 'perf-essd')!.settings.disk.profile = '<img src=x onerror=alert(1)>';
-  const section = String(bothHalvesSection(results));
+  const section = String(bothHalvesSection(briefed(results)));
   t.notMatch(section, /<img/);
   t.match(section, /on profile &lt;img src=x onerror=alert\(1\)&gt;/);
 });
 
 t.test('a perf scenario is in no table of cut scenarios, and a failed pair is named in the headline', async (t) => {
   const results = await resultsWithPerf();
-  const page = renderReport({ results });
+  const page = renderAll(results).index;
   t.notMatch(page, /id="scenario-perf-essd"/, 'not in the scenarios table');
   t.match(page, /every expectation held: 3 scenarios/, 'the headline counts the scenarios that cut');
   const failedRun = { ...results, outcome: 'rig-error' as const };
-  t.match(renderReport({ results: failedRun }), /the rig itself failed in 1 of 4 perf pairs; no database finding is claimed \(first: sysbench failed: &lt;b&gt;FATAL&lt;\/b&gt;\)/);
+  t.match(renderAll(failedRun).index, /the rig itself failed in 1 of 4 perf pairs; no database finding is claimed \(first: sysbench failed: &lt;b&gt;FATAL&lt;\/b&gt;\)/);
 });
 
 t.test('a run short of its perf pairs says so in the headline, as one short of its cycles does', async (t) => {
@@ -67,7 +68,7 @@ t.test('a run short of its perf pairs says so in the headline, as one short of i
   const ok = results.perf!.filter((p) => p.error === null);
   const perfScenario = results.scenarios.find((s) => s.name === 'perf-essd')!;
   const short = { ...results, perf: ok.slice(1), scenarios: results.scenarios.map((s) => (s === perfScenario ? { ...s, pairsPlanned: ok.length } : s)), outcome: 'rig-error' as const };
-  t.match(renderReport({ results: short }), new RegExp(`the run is incomplete: perf pairs missing \\(perf-essd: ${ok.length - 1}/${ok.length} run\\); no database finding is claimed`));
+  t.match(renderAll(short).index, new RegExp(`the run is incomplete: perf pairs missing \\(perf-essd: ${ok.length - 1}/${ok.length} run\\); no database finding is claimed`));
   const unrun = { ...results, perf: ok, scenarios: results.scenarios.map((s) => (s.name === 'dw-off-16k-bigalloc' ? { ...s, cyclesPlanned: s.cyclesRun + 2 } : s)), outcome: 'rig-error' as const };
-  t.match(renderReport({ results: unrun }), /the run is incomplete: 2 planned cycles never ran; no database finding is claimed/);
+  t.match(renderAll(unrun).index, /the run is incomplete: 2 planned cycles never ran; no database finding is claimed/);
 });

@@ -2,7 +2,8 @@ import t from 'tap';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderReport } from '../../reports/render-report.js';
-import { loadRun } from '../../reports/load-run.js';
+import { briefed } from '../../rig/results/cycle-brief.js';
+import { pageHref, renderAll, savedRun } from '../fixtures/report/render-all.js';
 import { writeReport } from '../../reports/write-report.js';
 import { RigError } from '../../rig/errors.js';
 import type { CampaignResults } from '../../rig/results/types.js';
@@ -28,16 +29,21 @@ async function failure(promise: Promise<unknown>): Promise<RigError> {
 t.test('the quick campaign renders with its verdict, matrix, scenarios and every cycle', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);
-  const { results, logs } = await loadRun(run.dir);
-  const page = renderReport({ results, logs });
-  t.match(page, /^<!doctype html>/);
+  const { results, logs } = await savedRun(run.dir);
+  const { index, pages, all: page } = renderAll(results, logs);
+  t.match(index, /^<!doctype html>/);
   t.match(page, /<p id="verdict" class="verdict verdict-pass"><span class="verdict-label">✓ PASS<\/span>/);
   t.match(page, /negative control tore pages in 3\/3 cycles/);
   t.match(page, /<table class="matrix">/);
   t.match(page, /doublewrite ON<\/th>/);
   t.match(page, /doublewrite OFF<\/th>/);
   for (const s of results.scenarios) t.ok(page.includes(`id="scenario-${s.name}"`), `scenario ${s.name} has a row`);
-  for (const c of results.cycles) t.ok(page.includes(`<details class="cycle cycle-held" id="cycle-${c.id}"`), `cycle ${c.id} is linkable`);
+  for (const c of results.cycles) {
+    t.ok(pages.get(c.id)!.includes(`<details class="cycle cycle-held" id="cycle-${c.id}" data-verdict="${c.verdict}" open>`), `cycle ${c.id} has its page`);
+    t.ok(index.includes(`["${c.id}",`), `cycle ${c.id} is a row of the index's list`);
+  }
+  t.notOk(index.includes('<details class="cycle'), 'the index holds no cycle\'s details');
+  t.match(pages.get('dw-on-4k-ext4-1')!, /<a href="\.\.\/index\.html">powercut-rig campaign report: /, 'a page links back to the index');
   t.ok(page.includes('cycles/dw-off-4k-ext4-1/error.log (kept evidence)'), 'the kept log is the excerpt source');
   t.ok(page.includes('<i class="n">N</i><i class="o">o</i>') || page.includes('<i class="o">o</i><i class="n">N</i>'), 'unit maps drawn');
   t.match(page, /<polyline class="series" points="[\d., ]+"\/>/);
@@ -49,15 +55,18 @@ t.test('the quick campaign renders with its verdict, matrix, scenarios and every
 t.test('data is escaped: markup in a log line and a table named <script> render as text', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);
-  const { results, logs } = await loadRun(run.dir);
-  const page = renderReport({ results, logs });
-  t.equal(count(page, '<script'), 1, 'the report\'s own script is the only one');
+  const { results, logs } = await savedRun(run.dir);
+  const { index, pages, all: page } = renderAll(results, logs);
+  t.equal(count(index, '<script'), 2, 'the index: its own script and its data block');
+  t.equal(count(index, '<script type="application/json" id="cycle-data">'), 1);
+  for (const [id, p] of pages) t.equal(count(p, '<script'), 1, `the page of ${id}: its own script only`);
   t.notOk(page.includes('<img'), 'no image element from data');
   t.ok(page.includes('./sbtest/&lt;script&gt;window.__pwned=1&lt;/script&gt;.ibd &lt;img src=x onerror=&quot;window.__pwned=2&quot;&gt;'));
   t.ok(page.includes('./sbtest/&lt;script&gt;.ibd'));
   t.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]+&#39;/);
-  const external = [...page.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('#') && !u.startsWith('cycles/'));
-  t.same(external, [], 'every link stays in the page or the run folder');
+  const external = [...page.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!)
+    .filter((u) => !/^(#|index-cycles\/cycle-[^/]+\.html$|cycle-[^/]+\.html$|\.\.\/index\.html(#|$)|\.\.\/cycles\/)/.test(u));
+  t.same(external, [], 'every link stays in the report or the run folder');
 });
 
 function withBlindControl(results: CampaignResults): CampaignResults {
@@ -69,7 +78,7 @@ function withBlindControl(results: CampaignResults): CampaignResults {
 }
 
 t.test('a blind negative control fails the campaign and stands out above everything', async (t) => {
-  const page = renderReport({ results: withBlindControl(await quickResults()) });
+  const page = renderAll(withBlindControl(await quickResults())).all;
   t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios contradicted their expectation: dw-off-4k-ext4 is blind/);
   const alarm = page.indexOf('class="alarm alarm-blind"');
   t.ok(alarm > 0 && alarm < page.indexOf('<ul class="stats">') && alarm < page.indexOf('id="matrix"'), 'alarm sits above the stats and the matrix');
@@ -88,7 +97,7 @@ function withVacuousDoublewrite(results: CampaignResults): CampaignResults {
 
 t.test('a doublewrite scenario that never exercised doublewrite fails as vacuous, and says how often it did', async (t) => {
   const results = await quickResults();
-  const page = renderReport({ results: withVacuousDoublewrite(results) });
+  const page = renderAll(withVacuousDoublewrite(results)).all;
   t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios contradicted their expectation: dw-on-4k-ext4 is vacuous \(doublewrite exercised in 0 of 3 cycles\)/);
   const alarm = page.indexOf('class="alarm alarm-vacuous"');
   t.ok(alarm > 0 && alarm < page.indexOf('id="matrix"'), 'the alarm sits above the matrix');
@@ -97,12 +106,12 @@ t.test('a doublewrite scenario that never exercised doublewrite fails as vacuous
   t.match(page, /<td class="cell cell-vacuous">/);
   const fine = structuredClone(results);
   fine.scenarios[0]!.exercise = { claim: 'doublewrite', cycles: 3, of: 3, minShare: 0.5 };
-  t.match(renderReport({ results: fine }), /<td class="exercised"><span class="">doublewrite exercised in 3 of 3 cycles<\/span><div class="sub">needs 50%<\/div>/);
+  t.match(renderAll(fine).all, /<td class="exercised"><span class="">doublewrite exercised in 3 of 3 cycles<\/span><div class="sub">needs 50%<\/div>/);
 });
 
 t.test('silent corruption and a page torn on a 16k-atomic disk raise alarms naming the cause', async (t) => {
   const { results } = await generateCampaign({ cycles: 14, preset: 'torn-pages', silentCorruption: true, seed: 7 });
-  const page = renderReport({ results });
+  const page = renderAll(results).all;
   t.match(page, /class="alarm alarm-silent-corruption"/);
   t.match(page, /Silent corruption in 1 cycle/);
   t.match(page, /class="alarm alarm-torn-where-atomic"/);
@@ -114,17 +123,18 @@ t.test('silent corruption and a page torn on a 16k-atomic disk raise alarms nami
 
 t.test('a running and a rig-error campaign say so in the verdict line', async (t) => {
   const results = await quickResults();
-  const running = renderReport({ results: { ...results, outcome: 'running', finishedAt: null } });
+  const running = renderAll({ ...results, outcome: 'running', finishedAt: null }).all;
   t.match(running, /… RUNNING<\/span> <span class="verdict-why">partial results: 9 of 9 cycles run so far/);
   const broken = structuredClone(results);
   broken.outcome = 'rig-error';
   Object.assign(broken.cycles[0]!, { verdict: 'rig-error', error: 'mariadbd did not become ready in 60 s' });
   const scenario = broken.scenarios.find((s) => s.name === broken.cycles[0]!.scenario)!;
   Object.assign(scenario, { held: false, verdictCounts: { ...scenario.verdictCounts, 'rig-error': 1 }, failures: ['dw-on-4k-ext4 #1: rig-error: mariadbd did not become ready in 60 s'] });
-  const page = renderReport({ results: broken });
+  const page = renderAll(broken).all;
   t.match(page, /⚙ RIG ERROR<\/span> <span class="verdict-why">the rig itself failed in 1 of 9 cycles; no database finding is claimed \(first: mariadbd did not become ready in 60 s\)/);
   t.match(page, /<tr id="scenario-dw-on-4k-ext4" class="st-rig-error">/, 'a rig error is not a failed expectation');
   t.match(page, /<details class="cycle cycle-rig" id="cycle-dw-on-4k-ext4-1"/);
+  t.match(page, /<tr class="row-rig"><td class="mono"><a href="index-cycles\/cycle-dw-on-4k-ext4-1\.html">dw-on-4k-ext4-1<\/a>/, 'the index lists it among the problem cycles');
   t.match(page, /⚙ no verdict: the rig failed/);
   t.notMatch(page, /class="st-fail"|class="cell cell-fail"/);
 });
@@ -135,28 +145,30 @@ t.test('writeReport writes DIR/index.html or --out, and refuses a bad folder as 
   const path = await writeReport(run.dir);
   t.equal(path, join(run.dir, 'index.html'));
   t.match(await readFile(path, 'utf8'), /✓ PASS/);
+  t.match(await readFile(join(run.dir, 'index-cycles', 'cycle-dw-off-4k-ext4-1.html'), 'utf8'), /href="\.\.\/cycles\/dw-off-4k-ext4-1\/error\.log"/, 'a page links its kept log');
   const elsewhere = await writeReport(run.dir, join(run.dir, 'cycles', 'r.html'));
-  t.match(await readFile(elsewhere, 'utf8'), /href="\.\.\/cycles\/dw-off-4k-ext4-1\/error\.log"|href="dw-off-4k-ext4-1\/error\.log"/);
+  t.match(await readFile(elsewhere, 'utf8'), /"pages":"r-cycles"/, 'the index beside its pages folder');
+  t.match(await readFile(join(run.dir, 'cycles', 'r-cycles', 'cycle-dw-off-4k-ext4-1.html'), 'utf8'), /href="\.\.\/dw-off-4k-ext4-1\/error\.log"/);
   t.match(await failure(writeReport(join(run.dir, 'nope'))), { code: 'bad-input', message: /not a folder/ });
   await writeFile(join(run.dir, 'cycles', 'results.json'), '{"version": 1');
-  t.match(await failure(writeReport(join(run.dir, 'cycles'))), { code: 'bad-input', message: /not valid JSON/ });
-  await writeFile(join(run.dir, 'cycles', 'results.json'), '{"version": 2}');
-  t.match(await failure(writeReport(join(run.dir, 'cycles'))), { code: 'bad-input', message: /version is 2, expected 1/ });
+  t.match(await failure(writeReport(join(run.dir, 'cycles'))), { code: 'bad-input', message: /cannot read campaign results/ });
+  await writeFile(join(run.dir, 'cycles', 'results.json'), '{"version": 3}');
+  t.match(await failure(writeReport(join(run.dir, 'cycles'))), { code: 'bad-input', message: /not a campaign's results \(version: / });
   t.match(await failure(writeReport(join(run.dir, 'cycles', 'dw-on-4k-ext4-1'))), { code: 'bad-input', message: /results\.json not found/ });
 });
 
-t.test('a generated 100-cycle campaign stays under 2 MB', async (t) => {
-  const { results, logs } = await generateCampaign({ cycles: 100, preset: 'torn-pages' });
-  const page = renderReport({ results, logs: new Map([...logs].map(([id, text]) => [id, { text, origin: 'kept' }])) });
-  t.ok(Buffer.byteLength(page) < 2 * 1024 * 1024, `${Buffer.byteLength(page)} bytes`);
+t.test('the index of a generated 1,000-cycle campaign stays small: each cycle is a brief row', async (t) => {
+  const { results } = await generateCampaign({ cycles: 1000, preset: 'torn-pages' });
+  const index = renderReport({ results: briefed(results), pages: 'index-cycles' });
+  t.ok(Buffer.byteLength(index) < 200 * 1024, `${Buffer.byteLength(index)} bytes`);
+  t.equal(count(index, '],['), 999, 'every cycle is a row of the data block');
 });
 
 t.test('log lines that name a page say whether the disk tore it', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);
-  const { results, logs } = await loadRun(run.dir);
-  const page = renderReport({ results, logs });
-  const cycle = page.slice(page.indexOf('id="cycle-dw-off-4k-ext4-1"'), page.indexOf('id="cycle-dw-off-4k-ext4-2"'));
+  const { results, logs } = await savedRun(run.dir);
+  const cycle = renderAll(results, logs).pages.get('dw-off-4k-ext4-1')!;
   t.match(cycle, /corrupted page 198 in file \.\/ibdata1 <span class="tag gt-torn">disk tore this page<\/span>/);
   t.match(cycle, /corrupted page 202 in file \.\/ibdata1 <span class="tag gt-intact">not torn at the cut<\/span>/);
   t.match(cycle, /<tr class="gap"><td><\/td><td>⋯ 8 lines not shown<\/td><\/tr>/, 'a leading gap counts the lines before the first shown');
@@ -174,10 +186,10 @@ t.test('the excerpt format of rig/logs is read with its own line numbers', async
 
 t.test('the matrix adds page size to its rows only where page sizes vary', async (t) => {
   const results = await quickResults();
-  t.notMatch(renderReport({ results }), /filesystem · page size/);
+  t.notMatch(renderAll(results).all, /filesystem · page size/);
   const varied = structuredClone(results);
   varied.scenarios[0]!.settings.server.pageSize = 4096;
-  const page = renderReport({ results: varied });
+  const page = renderAll(varied).all;
   t.match(page, /filesystem · page size/);
   t.match(page, /<th class="row-head">ext4 \(default\) · 4k pages<\/th>/);
   t.match(page, /<th class="row-head">ext4 \(default\) · 16k pages<\/th>/);
@@ -185,14 +197,14 @@ t.test('the matrix adds page size to its rows only where page sizes vary', async
 
 t.test('the matrix leads its rows with the server and engine only where servers vary', async (t) => {
   const results = await quickResults();
-  t.notMatch(renderReport({ results }), /server · filesystem/);
+  t.notMatch(renderAll(results).all, /server · filesystem/);
   const varied = structuredClone(results);
   const [first, second] = varied.scenarios;
   for (const c of varied.cycles) {
     if (c.scenario === first!.name) c.server = { version: 'mariadbd 11.8.9-MariaDB-0+deb13u1', innodb: [] };
   }
   second!.settings.server.engine = 'rocksdb';
-  const page = renderReport({ results: varied });
+  const page = renderAll(varied).all;
   t.match(page, /<th rowspan="2" class="corner">server · filesystem<\/th>/);
   t.match(page, /<th class="row-head">mariadbd 11\.8\.9-MariaDB-0\+deb13u1 · ext4 \(default\)<\/th>/);
   t.match(page, /<th class="row-head">[^<]+ · RocksDB · [^<]+<\/th>/, 'the engine is part of the server');
@@ -239,9 +251,8 @@ t.test('throughput: rates over the intervals the commits were counted in', async
 t.test('the log excerpt keeps every kind in view and says how many pages the disk really tore', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);
-  const { results, logs } = await loadRun(run.dir);
-  const page = renderReport({ results, logs });
-  const cycle = page.slice(page.indexOf('id="cycle-dw-off-4k-ext4-1"'), page.indexOf('id="cycle-dw-off-4k-ext4-2"'));
+  const { results, logs } = await savedRun(run.dir);
+  const cycle = renderAll(results, logs).pages.get('dw-off-4k-ext4-1')!;
   for (const kind of ['recovery-start', 'corruption', 'lsn-in-future', 'abort', 'error']) {
     t.match(cycle, new RegExp(`<tr class="k-${kind}">`), `a ${kind} line is shown`);
   }
@@ -254,11 +265,11 @@ t.test('a lost commit stands out above everything and shows in its cycle ledger'
   const cycle = results.cycles[1]!;
   Object.assign(cycle, { verdict: 'lost-commit', expectationHeld: false, reason: '3 acknowledged commits missing after recovery', ledger: { checked: true, acked: 2048, missing: 3 } });
   results.outcome = 'fail';
-  const page = renderReport({ results });
+  const page = renderAll(results).all;
   const alarm = page.indexOf('class="alarm alarm-lost-commit"');
   t.ok(alarm > 0 && alarm < page.indexOf('id="matrix"'), 'the alarm sits above the matrix');
   t.match(page, /Lost commits in 1 cycle/);
-  t.match(page, new RegExp(`<a href="#cycle-${cycle.id}">${cycle.id}</a>`), 'the alarm links to the cycle');
+  t.ok(page.includes(`<a href="${pageHref(cycle.id)}">${cycle.id}</a> </p>`), 'the alarm links to the cycle\'s page');
   t.match(page, /✗ 3 of 2048 acknowledged commits missing/);
   t.match(page, /chip v-lost-commit">LOST COMMIT/);
 });
@@ -271,7 +282,7 @@ t.test('a crash after recovery raises the server alarm and its cycle shows how t
   const reported = results.cycles[2]!;
   Object.assign(reported, { verdict: 'reported-corruption', expectationHeld: false, reason: 'CHECK TABLE failed on 1 of 4; its log reported corruption' });
   results.outcome = 'fail';
-  const page = renderReport({ results });
+  const page = renderAll(results).all;
   t.match(page, /class="alarm alarm-server-failure"/);
   t.match(page, /The server crashed or hung in 1 cycle/);
   t.match(page, /class="alarm alarm-reported-corruption"/);
@@ -296,7 +307,7 @@ t.test('a torn page 0 shows how the server looks its copy up, its log lines and 
       finding: 'page 0 of ./sbtest/sbtest3.ibd had a doublewrite copy the server\'s rules accept, yet the server did not restore it',
     },
   });
-  const page = renderReport({ results });
+  const page = renderAll(results).all;
   t.match(page, /<b>Page 0 of <span class="mono">\.\/sbtest\/sbtest3\.ibd<\/span><\/b>: the server looks its copy up by the space id in the torn page&#39;s own header/);
   t.match(page, /header space id 9; pages 1 valid, 2 valid, 3 zero\)\. restorable from \.\/ibdata1 slot 91 \(LSN 10953477\)\./);
   t.match(page, /<li>\[ERROR\] InnoDB: The first page of file \.\/sbtest\/sbtest3\.ibd is corrupted &lt;b&gt; \(x28\)<\/li>/);

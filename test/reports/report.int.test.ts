@@ -1,16 +1,18 @@
 /**
  * Opens rendered reports in headless Chromium (Debian's, driven by playwright-core): the verdict
- * line, the matrix, a cycle's unit map and log excerpt, markup shown as text with no script run,
- * no request leaving the page. Full-page screenshots go to .tap/artifacts/.
+ * line, the matrix, the list of cycles and its filters, a cycle's page with its unit map and log
+ * excerpt, markup shown as text with no script run, no request leaving the report's folder.
+ * Full-page screenshots go to .tap/artifacts/.
  * RIG_REPORT_DIR=<a campaign's output folder> points the general checks at a real run instead of
  * the hand-built fixture.
  */
 import t from 'tap';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openReport } from '../fixtures/chromium.js';
+import { cyclePageName, cyclePagesFolder } from '../../reports/cycle-page.js';
 import { writeReport } from '../../reports/write-report.js';
 import { copyQuickCampaign } from '../fixtures/report/load-fixture.js';
 import { generateCampaign, writeCampaign } from '../../bench/synthetic-campaign.js';
@@ -28,6 +30,7 @@ t.test('the report in Chromium', async (t) => {
   const browser = await launchChromium();
   t.teardown(() => browser.close());
   const url = pathToFileURL(file).href;
+  const pageFile = (id: string) => join(dirname(file), cyclePagesFolder(basename(file)), cyclePageName(id));
 
   t.test('verdict line, matrix and scenarios, with no request leaving the page', async (t) => {
     const { page, requests, errors } = await openReport(browser, file);
@@ -44,25 +47,51 @@ t.test('the report in Chromium', async (t) => {
     await page.screenshot({ path: join(ARTIFACTS, 'report-overview.png'), fullPage: true });
   });
 
-  t.test('a cycle opens from its link and shows its unit map and log excerpt', async (t) => {
+  t.test('the list of every cycle: rows, filters, and the link of a row to its page', async (t) => {
+    const { page, requests, errors } = await openReport(browser, file);
+    t.teardown(() => page.close());
+    const rows = page.locator('#cycle-rows tr');
+    const all = await rows.count();
+    t.ok(all > 0, `${all} rows`);
+    if (!REAL_DIR) {
+      t.equal(all, 9, 'every cycle of the fixture');
+      t.match(await page.locator('#cycle-count').innerText(), /^9 of 9 matching shown; 9 cycles in all$/);
+      await page.selectOption('[data-filter="scenario"]', { label: 'dw-off-4k-ext4 (3)' });
+      t.same((await rows.locator('td:first-child').allInnerTexts()).sort(), ['dw-off-4k-ext4-1', 'dw-off-4k-ext4-2', 'dw-off-4k-ext4-3'], 'the scenario filter');
+      await page.check('[data-filter="problems"]');
+      t.equal(await rows.count(), 0, 'no problem cycle in a passing run');
+      await page.uncheck('[data-filter="problems"]');
+      await page.selectOption('[data-filter="scenario"]', '');
+    }
+    const first = rows.first().locator('a');
+    const id = await first.innerText();
+    await Promise.all([page.waitForURL(/-cycles\/cycle-[^/]+\.html$/), first.click()]);
+    t.equal(await page.locator(`[id="cycle-${id}"]`).getAttribute('open'), '', 'the row led to its cycle\'s page, opened');
+    t.ok(requests.every((u) => u.startsWith(pathToFileURL(dirname(file)).href)), 'every request stays in the report\'s folder');
+    t.same(errors, [], 'no script error and no CSP violation');
+  });
+
+  t.test('an old #cycle-<id> link to the index is sent on to the cycle\'s page, with its unit map and log excerpt', async (t) => {
     const id = REAL_DIR ? await firstTornCycle(browser, file) : 'dw-off-4k-ext4-1';
     if (!id) return t.fail('no cycle of this campaign tore a page: the report has no unit map to show (is the negative control blind?)');
-    const { page, requests } = await openReport(browser, file, `#cycle-${id}`);
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     t.teardown(() => page.close());
+    await page.goto(`${url}#cycle-${id}`);
+    await page.waitForURL(pathToFileURL(pageFile(id)).href);
+    await page.waitForSelector('html[data-ready="1"]');
     const cycle = page.locator(`[id="cycle-${id}"]`);
-    t.equal(await cycle.getAttribute('open'), '', 'the targeted cycle is open');
+    t.equal(await cycle.getAttribute('open'), '', 'the cycle is open on its page');
     t.ok(await cycle.locator('.unit-map').first().isVisible(), 'a unit map is visible');
     const boxes = await cycle.locator('table.torn .unit-map').first().locator('i').allInnerTexts();
     t.ok(boxes.length >= 2 && boxes.every((b) => b === 'N' || b === 'o'), `unit boxes: ${boxes.join('')}`);
     t.ok(await cycle.locator('table.log-lines tr[class^="k-"]').count() > 0, 'classified log lines are highlighted');
     t.ok(await cycle.locator('table.log-lines b.tag').first().isVisible(), 'each highlighted line names its kind');
-    t.same(requests.map((u) => u.split('#')[0]), [url]);
     await cycle.screenshot({ path: join(ARTIFACTS, 'report-cycle.png') });
   });
 
   t.test('the throughput chart: commits per second over real intervals, its axis titled and in view', async (t) => {
     const id = REAL_DIR ? await firstTornCycle(browser, file) : 'dw-off-4k-ext4-1';
-    const { page } = await openReport(browser, file, `#cycle-${id}`);
+    const { page } = await openReport(browser, pageFile(id));
     t.teardown(() => page.close());
     const chart = page.locator(`[id="cycle-${id}"] svg.chart`);
     const title = chart.locator('text.axis', { hasText: 'commits per second' });
@@ -79,23 +108,22 @@ t.test('the report in Chromium', async (t) => {
   });
 
   t.test('markup from data is text: no script ran, no element was made', { skip: REAL_DIR ? 'fixture-only check' : false }, async (t) => {
-    const { page, requests } = await openReport(browser, file, '#cycle-dw-off-4k-ext4-1');
+    const { page, requests } = await openReport(browser, pageFile('dw-off-4k-ext4-1'));
     t.teardown(() => page.close());
     const log = await page.locator('[id="cycle-dw-off-4k-ext4-1"] table.log-lines').innerText();
     t.ok(log.includes('./sbtest/<script>window.__pwned=1</script>.ibd <img src=x onerror="window.__pwned=2">'), 'the hostile line reads as text');
     t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no injected script ran');
     t.equal(await page.locator('script').count(), 1, 'the report\'s own script only');
     t.equal(await page.locator('img').count(), 0);
-    await page.goto(`${url}#cycle-dw-on-4k-ext4-2`);
+    await page.goto(pathToFileURL(pageFile('dw-on-4k-ext4-2')).href);
     t.ok((await page.locator('[id="cycle-dw-on-4k-ext4-2"] table.torn').innerText()).includes('./sbtest/<script>.ibd'), 'a table named <script> shows as text');
-    t.same([...new Set(requests.map((u) => u.split('#')[0]))], [url]);
+    t.same([...new Set(requests.map((u) => u.split('#')[0]))], [pathToFileURL(pageFile('dw-off-4k-ext4-1')).href, pathToFileURL(pageFile('dw-on-4k-ext4-2')).href]);
   });
 
   t.test('the copy button copies the repro command, with a fallback when the clipboard refuses', async (t) => {
-    const { page } = await openReport(browser, file);
+    const { page } = await openReport(browser, pageFile(REAL_DIR ? await firstTornCycle(browser, file) : 'dw-on-4k-ext4-1'));
     t.teardown(() => page.close());
     const first = page.locator('details.cycle').first();
-    await first.locator('summary').click();
     const command = (await first.locator('pre.cmd').innerText()).trim();
     t.match(command, /^rig repro /);
     // record what the page hands the clipboard: headless Chromium has no clipboard to read back
@@ -135,9 +163,13 @@ t.test('the report in Chromium', async (t) => {
   });
 });
 
+/** The first cycle with a torn page, from the index's data block. */
 async function firstTornCycle(browser: Browser, file: string): Promise<string> {
   const { page } = await openReport(browser, file);
-  const id = await page.locator('details.cycle').filter({ has: page.locator('table.torn') }).first().getAttribute('id');
+  const id = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('cycle-data')!.textContent!) as { rows: [string, number, number, number, number][] };
+    return data.rows.find((r) => r[4] > 0)?.[0] ?? '';
+  });
   await page.close();
-  return (id ?? '').replace(/^cycle-/, '');
+  return id;
 }

@@ -27,7 +27,7 @@ function results(): CampaignResults {
     summarizeScenario({ settings: s, cyclesPlanned: cycles.filter((c) => c.scenario === s.name).length }, cycles.filter((c) => c.scenario === s.name)),
   );
   return {
-    version: 1, campaign: 'quick & <dirty>', file: 'c.yml', commandLine: 'rig campaign c.yml', startedAt: '2024-01-01T00:00:00Z',
+    version: 2, campaign: 'quick & <dirty>', file: 'c.yml', commandLine: 'rig campaign c.yml', startedAt: '2024-01-01T00:00:00Z',
     finishedAt: '2024-01-01T00:10:00Z', shard: null, seed: 1,
     environment: { server: 'mariadbd', serverVersion: '10.11', kernel: '6.1', node: 'v20', rigVersion: '0.1.0', hostname: 'h' },
     scenarios, cycles, outcome: campaignOutcome(scenarios, true), cyclesPerHour: 30,

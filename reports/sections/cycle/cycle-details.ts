@@ -1,4 +1,4 @@
-/** One crash cycle as an expandable, linkable block: #cycle-<id> opens it. */
+/** One crash cycle, whole, as its own page shows it: an open block, every part of its evidence. */
 import { exercisedOf } from '../../../rig/results/exercise-claim.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { EXPECTATION_TEXT } from '../../format.js';
@@ -44,25 +44,31 @@ function exercisedLine(cycle: CycleRecord): Html | null {
 }
 
 /** Where an explore state came from: its recording, barrier and pick. */
-function exploreLine(cycle: CycleRecord): Html | null {
+/** Where a cycle page's links lead: the index's scenario rows, the other cycles' pages. */
+export interface CycleLinks {
+  scenario(name: string): string;
+  cycle(id: string): string;
+}
+
+function exploreLine(cycle: CycleRecord, links: CycleLinks): Html | null {
   const e = cycle.explore;
   if (!e) return null;
   const score = e.score !== undefined ? html`, score ${e.score}` : null;
-  const duplicate = e.duplicateOf ? html`; the same crash image as <a href="#${anchorId('cycle', e.duplicateOf)}">${e.duplicateOf}</a>, judged once` : null;
+  const duplicate = e.duplicateOf ? html`; the same crash image as <a href="${links.cycle(e.duplicateOf)}">${e.duplicateOf}</a>, judged once` : null;
   return html`<p class="sub explore">Explored state ${cycle.cycle} of ${e.of} from the recording of ${e.run} (seed ${e.runSeed}): the crash ${e.barrierKind === 'cut' ? 'at the cut, after the last flush' : html`at flush ${e.barrier}`}, ${e.durableWrites} writes durable, one of ${e.barriers} barriers with writes pending; picked ${e.pick}${score}${duplicate}.</p>`;
 }
 
-export function cycleDetails(cycle: CycleRecord, log: LogSource | null): Html {
+export function cycleDetails(cycle: CycleRecord, log: LogSource | null, links: CycleLinks): Html {
   const id = anchorId('cycle', cycle.id);
   const css = { held: 'cycle-held', contradicted: 'cycle-failed', rig: 'cycle-rig' }[markOf(cycle)];
-  return html`<details class="cycle ${css}" id="${id}" data-verdict="${cycle.verdict}">
+  return html`<details class="cycle ${css}" id="${id}" data-verdict="${cycle.verdict}" open>
 ${cycleSummaryLine(cycle)}
 <div class="cycle-body">
-<div class="cycle-verdict"><p>${verdictChip(cycle.verdict)} ${heldMark(cycle.expectationHeld, cycle.verdict)} <a class="permalink" href="#${id}" title="link to this cycle">#</a></p>
+<div class="cycle-verdict"><p>${verdictChip(cycle.verdict)} ${heldMark(cycle.expectationHeld, cycle.verdict)} <a class="permalink" href="${links.cycle(cycle.id)}" title="link to this cycle">#</a></p>
 <p class="reason-full">${cycle.reason}</p>
 ${cycle.error ? html`<p class="bad mono">${cycle.error}</p>` : null}
-<p class="sub">Scenario <a href="#${anchorId('scenario', cycle.scenario)}">${cycle.scenario}</a>, ${cycle.explore ? 'state' : 'cycle'} ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
-${exploreLine(cycle)}
+<p class="sub">Scenario <a href="${links.scenario(cycle.scenario)}">${cycle.scenario}</a>, ${cycle.explore ? 'state' : 'cycle'} ${cycle.cycle}, seed ${cycle.seed}; expects ${EXPECTATION_TEXT[cycle.expectation]}.</p>
+${exploreLine(cycle, links)}
 ${straddleCause(cycle)}
 ${exercisedLine(cycle)}
 <h4>Reproduce this crash image</h4>${reproBlock(cycle)}</div>

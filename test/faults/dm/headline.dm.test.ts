@@ -5,7 +5,8 @@
  * One cycle each: a scenario holds, is vacuous or blind, or fails, on both the same way.
  */
 import t from 'tap';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadResults } from '../../../rig/results/load-results.js';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CampaignResults } from '../../../rig/results/types.js';
@@ -18,8 +19,8 @@ t.before(ensureBuilt);
 
 type Class = { scenario: string; held: boolean; vacuous: boolean; blind: boolean; verdicts: string[] };
 
-function classes(dir: string): Class[] {
-  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as CampaignResults;
+async function classes(dir: string): Promise<Class[]> {
+  const results = (await loadResults(join(dir, 'results.json'))).results;
   return results.scenarios.map((s) => ({ scenario: s.name, held: s.held, vacuous: s.vacuous ?? false, blind: s.blind, verdicts: Object.keys(s.verdictCounts).sort() }));
 }
 
@@ -33,12 +34,12 @@ t.test('quick.yml, one cycle a scenario, on fuse and on dm', async (t) => {
     'node', RIG_MAIN, 'campaign', CAMPAIGN, '--backend', 'dm', '--cycles', '1', '--out', join(shared, 'dm')], {}, { timeout: 2_500_000 });
   t.comment(`dm in the guest: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   t.equal(dm.exitCode, 0, dm.stderr.split('\n').slice(-4).join('\n'));
-  const [onFuse, onDm] = [classes(join(shared, 'fuse')), classes(join(shared, 'dm'))];
+  const [onFuse, onDm] = [await classes(join(shared, 'fuse')), await classes(join(shared, 'dm'))];
   t.comment(`fuse: ${JSON.stringify(onFuse)}`);
   t.comment(`dm:   ${JSON.stringify(onDm)}`);
   const cls = (c: Class) => ({ scenario: c.scenario, held: c.held, vacuous: c.vacuous, blind: c.blind });
   t.same(onDm.map(cls), onFuse.map(cls), 'each scenario holds (or not) the same way on both');
   t.ok(onDm.every((c) => c.held && !c.vacuous && !c.blind), 'and every one holds, exercised');
-  const dmRecords = JSON.parse(readFileSync(join(shared, 'dm', 'results.json'), 'utf8')) as CampaignResults;
+  const dmRecords = (await loadResults(join(shared, 'dm', 'results.json'))).results;
   t.ok(dmRecords.cycles.every((c) => c.settings.disk.backend === 'dm'), 'the guest cycles ran on dm');
 });
