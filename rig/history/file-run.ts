@@ -22,7 +22,7 @@ export async function fileRun(results: CampaignResults, dir: string, storePath: 
 }
 
 /** The run `results` (from `dir`) as the store holds it: filed, held against the runs filed before it. */
-export async function historyOfRun(results: CampaignResults, dir: string, storePath: string): Promise<HistoryView> {
+export async function historyOfRun(results: Pick<CampaignResults, 'campaign' | 'startedAt'>, dir: string, storePath: string): Promise<HistoryView> {
   const store = await HistoryStore.open(storePath, { read: true });
   try {
     const view = historyViewAt(store.runs(results.campaign), results.startedAt, DEFAULT_HISTORY_RUNS);
