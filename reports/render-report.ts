@@ -14,6 +14,7 @@ import { campaignHeadline } from './outcome.js';
 import { bothHalvesSection } from './sections/both-halves.js';
 import { cyclesSection } from './sections/cycles.js';
 import { environmentSection, statsStrip } from './sections/environment.js';
+import { evidenceSection } from './sections/evidence.js';
 import { historySection } from './sections/history.js';
 import { headlineSection } from './sections/headline.js';
 import { matrixSection } from './sections/matrix.js';
@@ -43,12 +44,13 @@ export function renderReport(input: ReportInput): string {
 <body><main>
 ${headlineSection(results, input.pages)}
 ${statsStrip(results)}
-<nav class="toc"><a href="#matrix">Matrix</a>${input.history ? html`<a href="#history">Since earlier runs</a>` : null}${results.perf ? html`<a href="#both-halves">Safety and benefit</a>` : null}<a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#environment">Environment</a></nav>
+<nav class="toc"><a href="#matrix">Matrix</a>${input.history ? html`<a href="#history">Since earlier runs</a>` : null}${results.perf ? html`<a href="#both-halves">Safety and benefit</a>` : null}<a href="#scenarios">Scenarios</a><a href="#cycles">Cycles</a><a href="#evidence">Evidence</a><a href="#environment">Environment</a></nav>
 ${matrixSection(results)}
 ${historySection(input.history)}
 ${bothHalvesSection(results)}
 ${scenariosSection(results)}
 ${cyclesSection(results, input.pages)}
+${evidenceSection(results)}
 ${environmentSection(results)}
 <footer>powercut-rig ${results.environment.rigVersion}: rendered from results.json and cycles.jsonl alone${input.generatedAt ? ` on ${input.generatedAt}` : ''}. Verdicts come from the disk's record of every write and the rig's own page scans; error-log lines are extra evidence.</footer>
 </main><script>${trusted(CLIENT_SCRIPT)}</script></body></html>

@@ -6,6 +6,7 @@
 import { campaignOutcome, cyclesPerHour, summarizeScenarios, type ScenarioPlan } from '../results/summarize.js';
 import { RESULTS_VERSION, type CampaignResults, type CycleRecord, type Environment } from '../results/types.js';
 import type { Shard } from './types.js';
+import type { EvidencePolicy } from './evidence-policy.js';
 import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { withPerfTrouble } from '../results/perf-outcome.js';
 
@@ -17,6 +18,8 @@ export interface RunFacts {
   shard: Shard | null;
   seed: number;
   environment: Environment;
+  /** Which cycles keep evidence, under what cap. */
+  evidence?: EvidencePolicy;
 }
 
 export interface RunRate {

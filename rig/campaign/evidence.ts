@@ -1,8 +1,10 @@
 /**
- * What each cycle's folder keeps, under the campaign's disk cap. A cycle that contradicted its
- * expectation (failing), whose crash image held a torn page, or whose disk saw the write-ahead
- * order broken (rig/cycle/write-order.ts) keeps what `rig repro` rebuilds the crash image from: the image at the cut, the journal, the plan, plus the server's error log.
- * Every other cycle sheds the image and keeps only its small files. Over the cap, the oldest
+ * What each cycle's folder keeps, under the campaign's disk cap. A cycle the campaign's evidence
+ * policy asks for (evidence-policy.ts: by default one that contradicted its expectation (failing),
+ * hit a known finding, whose crash image held a torn page, or whose disk saw the write-ahead order
+ * broken) keeps what `rig repro` rebuilds the crash image from: the image at the cut, the journal,
+ * the plan, plus the server's error log. Every other cycle sheds the image and keeps only its small
+ * files. Each record says which, and why (`evidence`). Over the cap, the oldest
  * passing evidence goes first; failing evidence is never dropped: when it alone exceeds the cap
  * it stays, and a warning says so. An explore state's evidence is its plan and its recording
  * (the snapshot and every write of the run), which all its states share: the recording counts
@@ -12,10 +14,12 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { RECORDING_FILE } from '../../faults/recording.js';
-import { contradicts } from '../results/expectation.js';
 import { showSize } from '../../faults/sizes.js';
 import type { CycleRecord } from '../results/types.js';
 import { allocatedBytes } from './allocated-bytes.js';
+import { evidenceReason, isFailing, keptWhy, notAskedWhy, type EvidencePolicy } from './evidence-policy.js';
+
+export { isFailing };
 
 /** The files repro needs beyond cycle.json; the image is what makes evidence big. */
 const REPRO_FILES = ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
@@ -32,14 +36,6 @@ interface KeptRecording extends Kept {
   states: { record: CycleRecord; dir: string }[];
 }
 
-export function isFailing(record: CycleRecord): boolean {
-  return contradicts(record.expectation, record.verdict, record.tornPagesBefore.length);
-}
-
-export function wantsEvidence(record: CycleRecord): boolean {
-  return isFailing(record) || record.tornPagesBefore.length > 0 || (record.writeOrder?.violationCount ?? 0) > 0;
-}
-
 export class EvidenceKeeper {
   private readonly kept: Kept[] = [];
   private readonly recordings = new Map<string, KeptRecording>();
@@ -47,9 +43,13 @@ export class EvidenceKeeper {
 
   constructor(
     private readonly resultsDir: string,
-    private readonly maxBytes: number,
+    private readonly policy: EvidencePolicy,
     private readonly warn: (line: string) => void,
   ) {}
+
+  private get maxBytes(): number {
+    return this.policy.maxBytes;
+  }
 
   /** Evidence an earlier, resumed run of this campaign kept: it counts against the cap. */
   adopt(record: CycleRecord): void {
@@ -70,8 +70,11 @@ export class EvidenceKeeper {
     this.holdUnderCap();
   }
 
-  private keep(record: CycleRecord, dir: string): void {
-    this.kept.push({ dir, bytes: allocatedBytes(dir), failing: isFailing(record), giveUp: () => drop(record, dir) });
+  private keep(record: CycleRecord, dir: string): number {
+    const bytes = allocatedBytes(dir);
+    const cap = showSize(this.maxBytes);
+    this.kept.push({ dir, bytes, failing: isFailing(record), giveUp: () => drop(record, dir, cap) });
+    return bytes;
   }
 
   private keepRecording(dir: string, states: { record: CycleRecord; dir: string }[]): void {
@@ -88,7 +91,7 @@ export class EvidenceKeeper {
       states: [...states],
       giveUp: () => {
         rmSync(dir, { recursive: true, force: true });
-        for (const s of kept.states) drop(s.record, s.dir);
+        for (const s of kept.states) drop(s.record, s.dir, showSize(this.maxBytes));
       },
     };
     this.recordings.set(dir, kept);
@@ -100,12 +103,15 @@ export class EvidenceKeeper {
     const complete = record.explore
       ? existsSync(join(cycleDir, 'plan.json')) && existsSync(resolve(cycleDir, record.explore.recording, RECORDING_FILE))
       : REPRO_FILES.every((f) => existsSync(join(cycleDir, f)));
-    if (wantsEvidence(record) && complete) {
+    const reason = evidenceReason(record, this.policy);
+    if (reason && complete) {
       record.evidenceDir = relative(this.resultsDir, cycleDir);
-      this.keep(record, cycleDir);
+      record.evidence = { kept: reason, why: keptWhy(reason, record, this.policy), bytes: 0 };
+      record.evidence.bytes = this.keep(record, cycleDir);
     } else {
       rmSync(join(cycleDir, 'cut', 'image.img'), { force: true });
       record.evidenceDir = null;
+      record.evidence = { kept: null, why: reason ? 'incomplete: the cycle did not leave every file repro needs' : notAskedWhy(this.policy), bytes: 0 };
     }
     writeRecord(record, cycleDir);
     this.holdUnderCap();
@@ -134,10 +140,12 @@ export class EvidenceKeeper {
 }
 
 /** Passing evidence given up for space: the image and journal go, the record says so. */
-function drop(record: CycleRecord, dir: string): void {
+function drop(record: CycleRecord, dir: string, cap: string): void {
   rmSync(join(dir, 'cut', 'image.img'), { force: true });
   rmSync(join(dir, 'cut', 'journal.bin'), { force: true });
   record.evidenceDir = null;
+  const asked = record.evidence?.why ? ` (kept because ${record.evidence.why})` : '';
+  record.evidence = { kept: null, why: `given up for the cap of ${cap}${asked}`, bytes: 0 };
   writeRecord(record, dir);
 }
 

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { parseDocument } from 'yaml';
 import { badInput } from '../errors.js';
 import { DEFAULT_CYCLES, DEFAULT_EVIDENCE_MAX_BYTES, DEFAULT_SEED } from '../defaults.js';
+import { DEFAULT_EVIDENCE_KEEP, type EvidencePolicy, type EvidenceReason } from './evidence-policy.js';
 import { checkSettings } from './check-settings.js';
 import { defaultMessage, formatPath, issuePath } from './issue-message.js';
 import { type MatrixVariant, expandMatrix, isRecord } from './matrix.js';
@@ -67,9 +68,21 @@ export function campaignFrom(
     name: campaign.name,
     file,
     seed,
-    evidence: { maxBytes: campaign.evidence?.maxBytes ?? DEFAULT_EVIDENCE_MAX_BYTES },
+    evidence: evidencePolicy(campaign.evidence ?? {}, fail),
     scenarios: scenarios.map(({ planned }) => planned),
   };
+}
+
+/** The campaign's evidence section as the keeper uses it; sample and keep must agree. */
+function evidencePolicy(e: { maxBytes?: number; keep?: EvidenceReason[]; sample?: number }, fail: (p: CampaignProblem) => Error): EvidencePolicy {
+  const keep = e.keep ?? DEFAULT_EVIDENCE_KEEP;
+  if (keep.includes('sample') && e.sample === undefined) {
+    throw fail({ path: ['evidence', 'sample'], message: 'keep names sample, so say how many cycles a scenario keeps (sample: 3)' });
+  }
+  if (e.sample !== undefined && !keep.includes('sample')) {
+    throw fail({ path: ['evidence', 'sample'], message: `sample is set but keep (${keep.join(', ')}) does not name it; add sample to keep, or remove sample` });
+  }
+  return { keep, sample: keep.includes('sample') ? e.sample! : 0, maxBytes: e.maxBytes ?? DEFAULT_EVIDENCE_MAX_BYTES };
 }
 
 interface Located {

@@ -23,6 +23,7 @@ import { type ReportRenderer, writeResultsFolder } from '../results/write-result
 import type { ServerRuntime } from '../runtime/types.js';
 import { assembleResults, type RunFacts } from './assemble-results.js';
 import { EvidenceKeeper } from './evidence.js';
+import type { EvidencePolicy } from './evidence-policy.js';
 import type { CampaignProgress } from './progress.js';
 import type { Campaign, PlannedCycle } from './types.js';
 
@@ -39,7 +40,7 @@ export interface CampaignRunInput {
   dir: string; // absolute
   dirLabel: string; // DIR as the user wrote it, for the repro commands
   facts: RunFacts;
-  evidenceMaxBytes: number;
+  evidence: EvidencePolicy;
   runtimeFor: (scenario: string) => ScenarioRuntime;
   cacheRoot: string;
   diskEnvironment?: DiskEnvironment;
@@ -58,7 +59,7 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
   const since = new Date().toISOString();
   const plans = scenarioPlans(input.campaign, cycles);
   const records = finishedByCycle(input.finished);
-  const keeper = new EvidenceKeeper(dir, input.evidenceMaxBytes, (line) => progress.warn(line));
+  const keeper = new EvidenceKeeper(dir, input.evidence, (line) => progress.warn(line));
   for (const list of records.values()) for (const record of list) keeper.adopt(record);
   let ran = 0;
   let judged = [...records.values()].reduce((sum, list) => sum + list.length, 0);

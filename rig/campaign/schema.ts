@@ -11,6 +11,7 @@ import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
 import { readDeviceProfile } from '../../faults/device-profile.js';
 import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
 import { FINDING_IDS } from '../results/finding-ids.js';
+import { EVIDENCE_REASONS } from './evidence-policy.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
 import { closestKey } from './issue-message.js';
 import { checkFates } from './fates-field.js';
@@ -119,7 +120,11 @@ export const campaignSchema = section({
   name: safeName,
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   defaults: defaultsSchema.optional(),
-  evidence: section({ maxBytes: field((v) => checkSize(v, 1024 * 1024, '2G')) }).optional(),
+  evidence: section({
+    maxBytes: field((v) => checkSize(v, 1024 * 1024, '2G')).optional(),
+    keep: z.array(z.enum(EVIDENCE_REASONS)).min(1, { error: 'keep is empty; name what keeps evidence (contradicting, findings, torn, sample, all) or leave it out' }).optional(),
+    sample: count(1_000_000).optional(),
+  }).optional(),
   scenarios: z.array(z.unknown()).min(1, { error: 'no scenarios; add at least one under scenarios:' }),
 });
 

@@ -1,4 +1,5 @@
 /** A campaign as the runner uses it: every scenario fully resolved, every cycle's seed known. */
+import type { EvidencePolicy } from './evidence-policy.js';
 import type { ScenarioSettings } from '../results/types.js';
 
 export interface PlannedScenario {
@@ -11,7 +12,7 @@ export interface Campaign {
   name: string;
   file: string; // as the user named it
   seed: number;
-  evidence: { maxBytes: number };
+  evidence: EvidencePolicy;
   scenarios: PlannedScenario[];
 }
 

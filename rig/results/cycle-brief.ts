@@ -6,6 +6,7 @@
  */
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import type { FindingId } from './finding-ids.js';
+import type { EvidenceReason } from '../campaign/evidence-policy.js';
 import type { CampaignResults, CycleRecord, Expectation, StraddleTargets, Verdict } from './types.js';
 
 export interface CycleBrief {
@@ -24,7 +25,8 @@ export interface CycleBrief {
   /** The known finding of its scenario the cycle shows (judged cycles only). */
   finding: FindingId | null;
   explore: boolean; // a state judged from a recording
-  evidence: boolean; // its evidence folder was kept
+  /** Its evidence: kept and why, or given up for the cap (null: a record older than the note). */
+  evidence: { kept: EvidenceReason | null; bytes: number; givenUp: boolean } | null;
 }
 
 const REASON_CHARS = 240;
@@ -53,7 +55,9 @@ export function briefOf(record: CycleRecord): CycleBrief {
       : null,
     finding: record.verdict === 'rig-error' ? null : (knownFinding(findings, record)?.id ?? null),
     explore: record.explore !== undefined,
-    evidence: record.evidenceDir !== null,
+    evidence: record.evidence
+      ? { kept: record.evidence.kept, bytes: record.evidence.bytes, givenUp: record.evidence.why.startsWith('given up') }
+      : null,
   };
 }
 

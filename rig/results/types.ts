@@ -14,6 +14,7 @@ import type { DiskCut } from '../../faults/helper-status.js';
 import type { PerfPairRecord } from './perf-pair-record.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import type { RedoFileOps } from '../pages/redo-file-ops.js';
+import type { EvidenceNote, EvidencePolicy } from '../campaign/evidence-policy.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
@@ -413,6 +414,8 @@ export interface CycleRecord {
   crashImageSha256: string | null;
   timings: Partial<Record<Phase, number>>; // milliseconds
   evidenceDir: string | null; // relative to the results folder, when evidence was kept
+  /** Why the evidence was kept, or why not (rig/campaign/evidence-policy.ts; absent in older records). */
+  evidence?: EvidenceNote;
   repro: string; // the command that rebuilds this crash image
   error?: string; // for rig-error: what failed
   /** Engine rocksdb: the writes pending at the cut into RocksDB's files (absent for InnoDB tables). */
@@ -540,6 +543,8 @@ export interface CampaignResults {
   cycles: CycleRecord[];
   /** mode: perf scenarios' pairs of runs, in the campaign's order (absent: the campaign had none). */
   perf?: PerfPairRecord[];
+  /** Which cycles the campaign asked to keep evidence for, under what cap (absent in older results). */
+  evidence?: EvidencePolicy;
   outcome: 'pass' | 'fail' | 'rig-error' | 'running';
   cyclesPerHour: number | null;
 }

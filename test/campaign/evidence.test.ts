@@ -9,12 +9,14 @@ import t, { type Test } from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { allocatedBytes } from '../../rig/campaign/allocated-bytes.js';
 import { EvidenceKeeper } from '../../rig/campaign/evidence.js';
+import { DEFAULT_EVIDENCE_KEEP, type EvidencePolicy } from '../../rig/campaign/evidence-policy.js';
 import type { CycleRecord, Verdict } from '../../rig/results/types.js';
 import { cycleRecord } from '../fixtures/cycle-record.js';
 
 const campaign = parseCampaign('name: c\nscenarios:\n  - {name: dw-on}\n', 'c.yml');
 const settings = campaign.scenarios[0]!.settings; // expects `recovers`
 const KiB = 1024;
+const policy = (maxBytes: number): EvidencePolicy => ({ keep: DEFAULT_EVIDENCE_KEEP, sample: 0, maxBytes });
 
 function tempDir(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'rig-evidence-'));
@@ -50,7 +52,7 @@ t.test('a sparse image counts by its allocated blocks, not its length', async (t
 
 t.test('a torn or failing cycle keeps its evidence; a clean one sheds its image', async (t) => {
   const results = tempDir(t);
-  const keeper = new EvidenceKeeper(results, 100 * 1024 * KiB, (line) => t.fail(line));
+  const keeper = new EvidenceKeeper(results, policy(100 * 1024 * KiB), (line) => t.fail(line));
   const clean = cycleFolder(results, 1, 'no-torn', 0, 64);
   const torn = cycleFolder(results, 2, 'restored', 3, 64);
   const failing = cycleFolder(results, 3, 'silent-corruption', 2, 64);
@@ -63,9 +65,30 @@ t.test('a torn or failing cycle keeps its evidence; a clean one sheds its image'
   for (const c of [clean, torn, failing]) t.same(savedRecord(c.dir), c.record, `${c.record.id}: cycle.json rewritten`);
 });
 
+t.test('evidence.keep chooses which cycles keep evidence, and each record says why', async (t) => {
+  const settle = (keep: EvidencePolicy['keep'], sample = 0) => {
+    const results = tempDir(t);
+    const keeper = new EvidenceKeeper(results, { keep, sample, maxBytes: 100 * 1024 * KiB }, (line) => t.fail(line));
+    const cycles = [cycleFolder(results, 1, 'no-torn', 0, 16), cycleFolder(results, 2, 'restored', 3, 16), cycleFolder(results, 3, 'silent-corruption', 2, 16)];
+    for (const c of cycles) keeper.settle(c.record, c.dir);
+    return cycles.map((c) => c.record.evidence!);
+  };
+  const byDefault = settle(DEFAULT_EVIDENCE_KEEP);
+  t.same(byDefault.map((e) => e.kept), [null, 'torn', 'contradicting']);
+  t.equal(byDefault[0]!.why, 'not asked for: evidence.keep is contradicting, findings, torn');
+  t.equal(byDefault[1]!.why, 'its crash image held 3 torn page(s)');
+  t.equal(byDefault[2]!.why, 'it contradicted recovers (silent-corruption)');
+  t.ok(byDefault[1]!.bytes >= 16 * KiB, `the kept evidence's size is recorded: ${byDefault[1]!.bytes}`);
+  t.same(settle(['contradicting']).map((e) => e.kept), [null, null, 'contradicting'], 'only what contradicted');
+  const sampled = settle(['contradicting', 'sample'], 2);
+  t.same(sampled.map((e) => e.kept), ['sample', 'sample', 'contradicting'], 'the first two of the scenario, and what contradicted');
+  t.equal(sampled[0]!.why, 'a sample: the first 2 of its scenario');
+  t.same(settle(['all']).map((e) => e.kept), ['all', 'all', 'all']);
+});
+
 t.test('a cycle whose disk saw the write-ahead order broken keeps its evidence, torn or not', async (t) => {
   const results = tempDir(t);
-  const keeper = new EvidenceKeeper(results, 100 * 1024 * KiB, (line) => t.fail(line));
+  const keeper = new EvidenceKeeper(results, policy(100 * 1024 * KiB), (line) => t.fail(line));
   const reordered = cycleFolder(results, 1, 'no-torn', 0, 64);
   reordered.record.writeOrder = { checkpointLsn: 500, pagesChecked: 2, pendingVersions: 2, violationCount: 1, violations: [] };
   const inOrder = cycleFolder(results, 2, 'no-torn', 0, 64);
@@ -78,12 +101,13 @@ t.test('a cycle whose disk saw the write-ahead order broken keeps its evidence, 
 t.test('over the cap the oldest passing evidence goes first; failing evidence stays, with a warning', async (t) => {
   const results = tempDir(t);
   const warnings: string[] = [];
-  const keeper = new EvidenceKeeper(results, 300 * KiB, (line) => warnings.push(line));
+  const keeper = new EvidenceKeeper(results, policy(300 * KiB), (line) => warnings.push(line));
   const first = cycleFolder(results, 1, 'restored', 1, 128);
   const failing = cycleFolder(results, 2, 'lost-commit', 1, 128);
   const third = cycleFolder(results, 3, 'restored', 1, 128);
   for (const c of [first, failing, third]) keeper.settle(c.record, c.dir);
   t.equal(first.record.evidenceDir, null, 'the oldest passing evidence went');
+  t.same(first.record.evidence, { kept: null, why: 'given up for the cap of 300k (kept because its crash image held 1 torn page(s))', bytes: 0 }, 'its record says why');
   t.notOk(existsSync(join(first.dir, 'cut', 'image.img')));
   t.equal(savedRecord(first.dir).evidenceDir, null, 'its cycle.json says so');
   t.equal(third.record.evidenceDir, 'cycles/dw-on-3', 'the newer passing evidence fits');
@@ -100,7 +124,7 @@ t.test('over the cap the oldest passing evidence goes first; failing evidence st
 
 t.test('evidence a resumed run kept counts against the cap', async (t) => {
   const results = tempDir(t);
-  const keeper = new EvidenceKeeper(results, 200 * KiB, () => undefined);
+  const keeper = new EvidenceKeeper(results, policy(200 * KiB), () => undefined);
   const earlier = cycleFolder(results, 1, 'restored', 1, 128);
   earlier.record.evidenceDir = 'cycles/dw-on-1';
   keeper.adopt(earlier.record);
@@ -132,7 +156,7 @@ function exploration(resultsDir: string, run: number, verdicts: Verdict[], recor
 t.test('an explore recording counts against the cap once, and goes with its states\' evidence', async (t) => {
   const results = tempDir(t);
   const warnings: string[] = [];
-  const keeper = new EvidenceKeeper(results, 300 * KiB, (line) => warnings.push(line));
+  const keeper = new EvidenceKeeper(results, policy(300 * KiB), (line) => warnings.push(line));
   const clean = exploration(results, 1, ['no-torn', 'no-torn'], 64);
   for (const s of clean.states) keeper.settle(s.record, s.dir);
   keeper.settleRecording(clean.recordingDir, clean.states);
@@ -155,7 +179,7 @@ t.test('an explore recording counts against the cap once, and goes with its stat
   t.same(failing.states.map((s) => s.record.evidenceDir), ['cycles/dw-on-3-s1', 'cycles/dw-on-3-s2']);
   t.same(warnings, []);
 
-  const resumed = new EvidenceKeeper(results, 300 * KiB, () => undefined);
+  const resumed = new EvidenceKeeper(results, policy(300 * KiB), () => undefined);
   for (const s of failing.states) resumed.adopt(s.record);
   t.ok(resumed.totalBytes() >= 200 * KiB && resumed.totalBytes() < 250 * KiB, `a resumed run counts the adopted recording once (${resumed.totalBytes()} bytes)`);
 });

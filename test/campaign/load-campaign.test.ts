@@ -116,6 +116,10 @@ const rejected: [string, string, string][] = [
   ['unknown defaults key', 'name: x\ndefaults: {seeds: [1]}\nscenarios:\n  - name: a\n', 'defaults.seeds: unknown key'],
   ['bad value in defaults', 'name: x\ndefaults: {disk: {atomic: 3k}}\nscenarios:\n  - name: a\n', 'defaults.disk.atomic: 3k is not a power of two'],
   ['evidence cap not a size', 'name: x\nevidence: {maxBytes: lots}\nscenarios:\n  - name: a\n', "evidence.maxBytes: 'lots' is not a size; write it like 2G"],
+  ['evidence sample without keep naming it', 'name: x\nevidence: {sample: 2}\nscenarios:\n  - name: a\n', 'evidence.sample: sample is set but keep (contradicting, findings, torn) does not name it; add sample to keep, or remove sample'],
+  ['evidence keep naming sample without a count', 'name: x\nevidence: {keep: [torn, sample]}\nscenarios:\n  - name: a\n', 'evidence.sample: keep names sample, so say how many cycles a scenario keeps (sample: 3)'],
+  ['evidence keep naming no reason', 'name: x\nevidence: {keep: [torn, everything]}\nscenarios:\n  - name: a\n', 'evidence.keep[1]:'],
+  ['evidence keep empty', 'name: x\nevidence: {keep: []}\nscenarios:\n  - name: a\n', 'evidence.keep: keep is empty; name what keeps evidence'],
   ['YAML syntax error', 'name: x\n  bad: [\n', 'campaigns/x.yml:1:7: Nested mappings are not allowed in compact mappings; fix the YAML syntax there'],
   ['duplicate YAML keys', 'name: x\nname: y\nscenarios:\n  - name: a\n', 'campaigns/x.yml:2:1: Map keys must be unique; fix the YAML syntax there'],
 ];

@@ -52,6 +52,26 @@ t.test('the quick campaign renders with its verdict, matrix, scenarios and every
   t.match(page, /<p class="sub exercised">Exercised: \d+ in-use torn pages with an accepted doublewrite copy, \d+ only redo rebuilds, \d+ freed; \d+ page writes in flight at the cut/);
 });
 
+t.test('the evidence section says what the campaign asked to keep, what it kept and why', async (t) => {
+  const results = structuredClone(await quickResults());
+  t.match(renderAll(results).index, /<section id="evidence"><h2>Evidence<\/h2><p class="sub">These results predate the evidence policy/, 'older results say so');
+  results.evidence = { keep: ['contradicting', 'findings', 'torn', 'sample'], sample: 1, maxBytes: 2 << 30 };
+  for (const c of results.cycles) {
+    const torn = c.tornPagesBefore.length > 0;
+    c.evidence = torn ? { kept: 'torn', why: 'its crash image held 1 torn page(s)', bytes: 3 << 20 } : c.cycle === 1 ? { kept: 'sample', why: 'a sample: the first 1 of its scenario', bytes: 1 << 20 } : { kept: null, why: 'given up for the cap of 2G', bytes: 0 };
+    c.evidenceDir = c.evidence.kept ? `cycles/${c.id}` : null;
+  }
+  const { index, pages } = renderAll(results);
+  const torn = results.cycles.filter((c) => c.tornPagesBefore.length > 0).length;
+  const sampled = results.cycles.filter((c) => c.tornPagesBefore.length === 0 && c.cycle === 1).length;
+  t.match(index, /keeps evidence for cycles that contradicted their expectation, hit a known finding, held a torn page \(or a broken write order\), the first 1 of each scenario, within 2 GiB/);
+  t.match(index, new RegExp(`Kept for <b>${torn + sampled}</b> of 9 cycles, [\\d.]+ MiB: ${torn} held a torn page \\(or a broken write order\\), ${sampled} the per-scenario sample\\. Given up for the cap: <b>${9 - torn - sampled}</b>\\.`));
+  const given = results.cycles.find((c) => c.evidence!.kept === null)!;
+  t.match(pages.get(given.id)!, /<p class="sub evidence">No evidence kept: given up for the cap of 2G; repro rebuilds/);
+  const kept = results.cycles.find((c) => c.evidence!.kept === 'torn')!;
+  t.match(pages.get(kept.id)!, new RegExp(`<p class="sub evidence">Evidence kept in <span class="mono">cycles/${kept.id}</span>, 3\\.0 MiB: its crash image held 1 torn page\\(s\\)\\.</p>`));
+});
+
 t.test('data is escaped: markup in a log line and a table named <script> render as text', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);

@@ -63,5 +63,15 @@ function stepsBlock(cycle: CycleRecord): Html | null {
 
 export function reproBlock(cycle: CycleRecord): Html {
   const id = anchorId('repro', cycle.id);
-  return html`<div class="repro"><pre class="cmd" id="${id}">${cycle.repro}</pre><button type="button" class="copy" data-copy="${id}">Copy</button></div>`;
+  return html`<div class="repro"><pre class="cmd" id="${id}">${cycle.repro}</pre><button type="button" class="copy" data-copy="${id}">Copy</button></div>
+${evidenceLine(cycle)}`;
+}
+
+/** Whether the crash image was kept for repro, and why (or why not). */
+function evidenceLine(cycle: CycleRecord): Html {
+  const e = cycle.evidence;
+  if (cycle.evidenceDir !== null) {
+    return html`<p class="sub evidence">Evidence kept in <span class="mono">${cycle.evidenceDir}</span>${e ? html`, ${formatBytes(e.bytes)}: ${e.why}` : null}.</p>`;
+  }
+  return html`<p class="sub evidence">No evidence kept${e ? html`: ${e.why}` : null}; repro rebuilds the image only from kept evidence.</p>`;
 }

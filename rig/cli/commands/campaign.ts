@@ -153,6 +153,7 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
       if (o.resume && !resume) process.stderr.write(`rig: nothing to resume in ${o.out} (no results.json); starting the campaign\n`);
       if (!resume) clearEarlierRun(dir);
       const finished = resume?.finished ?? [];
+      const evidence = { ...loaded.evidence, maxBytes: evidenceMax ?? loaded.evidence.maxBytes };
       progress = createProgress(recordsPlanned(loaded, planned), finished, process.stderr.isTTY === true);
       run = await runCampaign({
         campaign,
@@ -169,8 +170,9 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
           shard,
           seed: loaded.seed,
           environment,
+          evidence,
         },
-        evidenceMaxBytes: evidenceMax ?? loaded.evidence.maxBytes,
+        evidence,
         runtimeFor: (name) => runtimes.get(name)!,
         cacheRoot: context.cacheRoot,
         diskEnvironment: context.disk,

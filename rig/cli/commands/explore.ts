@@ -10,12 +10,13 @@ import { DEFAULT_EVIDENCE_MAX_BYTES } from '../../defaults.js';
 import { EXPLORE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
 import { runLoadedCampaign } from './campaign.js';
+import { DEFAULT_EVIDENCE_KEEP } from '../../campaign/evidence-policy.js';
 
 const SEED_FLAG = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the load, the picks and the plans of the states', shown: '1' };
 
 async function explore(o: Record<string, string | undefined>): Promise<number> {
   const { scenario, seed } = scenarioFromFlags(o, 'explore');
-  const campaign: Campaign = { name: 'explore', file: 'command line', seed, evidence: { maxBytes: DEFAULT_EVIDENCE_MAX_BYTES }, scenarios: [scenario] };
+  const campaign: Campaign = { name: 'explore', file: 'command line', seed, evidence: { keep: DEFAULT_EVIDENCE_KEEP, sample: 0, maxBytes: DEFAULT_EVIDENCE_MAX_BYTES }, scenarios: [scenario] };
   return runLoadedCampaign(campaign, 'command line', { out: o.out ?? 'reports/explore', ...(o.resume ? { resume: true } : {}) });
 }
 
