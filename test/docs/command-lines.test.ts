@@ -8,18 +8,22 @@
  * a line names must exist and load with the rig's own loader, with the scenarios --scenario names.
  * `rig --help` and the help of every command the docs name then run for real, through the built
  * CLI. A bad line is reported as FILE:LINE, the line, and what is wrong with it.
+ * Besides: every campaign file the docs name or show whole loads, every relative link reaches its
+ * file and heading, and the README's table of commands has a row for every command, in the words
+ * of its --help.
  */
 import t from 'tap';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize } from 'node:path';
 import { type Command, CommanderError } from 'commander';
-import { loadCampaign } from '../../rig/campaign/load-campaign.js';
+import { loadCampaign, parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
 import { perfPlan } from '../../rig/cli/perf-scenario.js';
 import { createProgram } from '../../rig/cli/program.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
-import { commandLines, docFiles, isPlaceholder, readDoc, type DocCommand } from './doc-command-lines.js';
+import { commandLines, docFiles, headingAnchors, isPlaceholder, linksIn, readDoc, yamlBlocks, type DocCommand } from './doc-command-lines.js';
 
 /** Thrown by the program's preAction hook: the line parsed, and its action is not run. */
 class Parsed extends Error {
@@ -61,6 +65,15 @@ function commandPath(program: Command, args: string[]): string[] {
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/^error: /, '');
+
+/** Whether the command a group's name alone names has an action of its own (`rig history`). */
+async function runsAlone(path: string[]): Promise<boolean> {
+  const program = await quietProgram();
+  return program.parseAsync(path, { from: 'user' }).then(
+    () => false,
+    (error: unknown) => error instanceof Parsed,
+  );
+}
 
 /** What is wrong with one command line, or null. */
 async function problemOf(cmd: DocCommand): Promise<string | null> {
@@ -111,7 +124,7 @@ const found = docs.flatMap((file) => commandLines(file, readDoc(PACKAGE_ROOT, fi
 
 t.test('the docs show rig command lines, and each parses with the CLI', async (t) => {
   t.ok(docs.includes('README.md') && docs.some((f) => f.startsWith('docs/')), `read ${docs.length} pages`);
-  t.ok(found.length >= 100, `${found.length} command lines found (${found.filter((c) => !c.inline).length} in code blocks)`);
+  t.ok(found.length >= 300, `${found.length} command lines found (${found.filter((c) => !c.inline).length} in code blocks)`);
   t.comment(`${found.length} rig command lines in ${new Set(found.map((c) => c.file)).size} of ${docs.length} pages`);
   t.strictSame(await problemsIn(found), [], 'every command line names commands, flags and values the CLI takes');
 });
@@ -123,6 +136,91 @@ t.test('every campaign file the docs name exists and loads', async (t) => {
     const problem = await campaignProblem(file, undefined).catch(message);
     t.equal(problem, null, file);
   }
+});
+
+t.test('every campaign file the docs show whole loads', async (t) => {
+  const blocks = docs.flatMap((file) => yamlBlocks(readDoc(PACKAGE_ROOT, file)).map((b) => ({ file, ...b })));
+  const whole = blocks.filter((b) => /^name:/m.test(b.text) && /^scenarios:/m.test(b.text));
+  t.ok(whole.length >= 1, `${whole.length} whole campaign files shown`);
+  for (const b of whole) {
+    const problem = (() => {
+      try {
+        parseCampaign(b.text, `${b.file}:${b.line}`);
+        return null;
+      } catch (error) {
+        return message(error);
+      }
+    })();
+    t.equal(problem, null, `${b.file}:${b.line}`);
+  }
+});
+
+/** Each relative link of `files` (under `root`) whose file or heading is not there, as FILE:LINE: target: why. */
+function linkProblems(root: string, files: string[]): { count: number; problems: string[] } {
+  const problems: string[] = [];
+  let count = 0;
+  for (const file of files) {
+    for (const link of linksIn(readDoc(root, file))) {
+      count++;
+      const [path, anchor] = link.target.split('#') as [string, string | undefined];
+      const target = path === '' ? file : normalize(join(dirname(file), decodeURI(path)));
+      const where = `${file}:${link.line}: ${link.target}`;
+      if (!existsSync(join(root, target))) problems.push(`${where}: no such file`);
+      else if (anchor !== undefined && !(statSync(join(root, target)).isFile() && headingAnchors(readDoc(root, target)).has(anchor))) {
+        problems.push(`${where}: no heading #${anchor} in ${target}`);
+      }
+    }
+  }
+  return { count, problems };
+}
+
+t.test('every relative link in the docs reaches its file, and its heading', async (t) => {
+  const { count, problems } = linkProblems(PACKAGE_ROOT, docs);
+  t.ok(count >= 50, `${count} relative links`);
+  t.strictSame(problems, [], 'every relative link resolves');
+});
+
+t.test('a link to no file or no heading is reported with its file and line', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'rig-doc-links-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'docs'));
+  writeFileSync(join(root, 'docs', 'a.md'), '# A page\n\n## The `rig cycle` flags: 16k\n');
+  writeFileSync(join(root, 'README.md'), [
+    '# Top', // 1
+    'See [a](docs/a.md#the-rig-cycle-flags-16k) and [b](docs/b.md),', // 2: fine, then no file
+    '[a heading](docs/a.md#no-such-heading), [here](#top), [there](#nowhere).', // 3: no heading, fine, no heading
+    '`[not a link](nowhere.md)` and [a site](https://example.org/x).', // 4: neither counts
+  ].join('\n'));
+  const { count, problems } = linkProblems(root, ['README.md', 'docs/a.md']);
+  t.equal(count, 5);
+  t.strictSame(problems, [
+    'README.md:2: docs/b.md: no such file',
+    'README.md:3: docs/a.md#no-such-heading: no heading #no-such-heading in docs/a.md',
+    'README.md:3: #nowhere: no heading #nowhere in README.md',
+  ]);
+});
+
+t.test("the README's table of commands says what each command's --help says", async (t) => {
+  const program = await createProgram();
+  const rows = [...readDoc(PACKAGE_ROOT, 'README.md').matchAll(/^\| `((?:npx )?rig [^`]*)` \| (.*) \|$/gm)];
+  const named = new Set<string>();
+  for (const [, usage, text] of rows) {
+    const path = commandPath(program, usage!.replace(/^(npx )?rig /, '').split(' '));
+    let command: Command = program;
+    for (const name of path) command = command.commands.find((c) => c.name() === name)!;
+    named.add(path.join(' '));
+    t.equal(text, command.description(), `rig ${path.join(' ')}`);
+  }
+  // every command that runs something: one without subcommands, or a group with an action of its own
+  const paths = (c: Command, above: string[]): string[][] => [above, ...c.commands.flatMap((s) => paths(s, [...above, s.name()]))];
+  const every: string[] = [];
+  for (const path of program.commands.flatMap((c) => paths(c, [c.name()]))) {
+    let command: Command = program;
+    for (const name of path) command = command.commands.find((c) => c.name() === name)!;
+    if (command.commands.length === 0 || (await runsAlone(path))) every.push(path.join(' '));
+  }
+  t.ok(every.length > 15, `${every.length} commands`);
+  t.strictSame(every.filter((p) => !named.has(p)), [], 'every command has its row');
 });
 
 t.test('a bad command line is reported with its file and line', async (t) => {

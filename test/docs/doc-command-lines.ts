@@ -210,3 +210,65 @@ export function isPlaceholder(word: string): boolean {
 export function readDoc(root: string, file: string): string {
   return readFileSync(join(root, file), 'utf8');
 }
+
+/** The text with its fenced blocks blanked, line for line. */
+function prose(text: string): string {
+  let fence: string | null = null;
+  return text
+    .split('\n')
+    .map((line) => {
+      const marker = FENCE.exec(line)?.[1];
+      if (fence === null && marker) {
+        fence = marker;
+        return '';
+      }
+      if (fence !== null) {
+        if (marker && marker.startsWith(fence) && line.trim() === marker) fence = null;
+        return '';
+      }
+      return line;
+    })
+    .join('\n');
+}
+
+/** The fenced blocks marked yaml, each with the line it starts on (its first line of content). */
+export function yamlBlocks(text: string): { line: number; text: string }[] {
+  const blocks: { line: number; text: string }[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^\s*(```+|~~~+)\s*ya?ml\s*$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i + 1;
+    while (++i < lines.length && lines[i]!.trim() !== open[1]);
+    blocks.push({ line: start + 1, text: lines.slice(start, i).join('\n') });
+  }
+  return blocks;
+}
+
+/** The relative links of a page, outside code: `[text](target)`, the target without a title. */
+export function linksIn(text: string): { line: number; target: string }[] {
+  const outside = prose(text).replace(/(`+)[^`]+?\1/g, (code) => code.replace(/[^\n]/g, ' '));
+  return [...outside.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+    .filter((m) => !/^[a-z][a-z0-9+.-]*:/i.test(m[1]!))
+    .map((m) => ({ line: outside.slice(0, m.index).split('\n').length, target: m[1]! }));
+}
+
+/** The anchors a page's headings get, as GitHub makes them. */
+export function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of prose(text).split('\n')) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const slug = heading
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .trim()
+      .replace(/\s/g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
+}
