@@ -1,6 +1,6 @@
 /**
  * The filesystems the disk can carry, and how each is made. Which of them keep InnoDB pages
- * 16 KiB-aligned on the device is the point of the torn-pages campaign (see README).
+ * 16 KiB-aligned on the device is the point of the torn-pages campaign (docs/guide/disk.md).
  */
 import { ATOMIC_UNITS, showSize } from './sizes.js';
 
