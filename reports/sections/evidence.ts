@@ -2,7 +2,7 @@
  * What the run kept for `rig repro`, and why: the campaign's evidence policy, then the cycles that
  * kept evidence by the reason that kept them, their size, and those given up for the cap.
  */
-import { EVIDENCE_REASONS, type EvidenceReason } from '../../rig/campaign/evidence-policy.js';
+import { EVIDENCE_REASONS, type EvidenceReason } from '../../rig/results/evidence-note.js';
 import type { BriefedResults } from '../../rig/results/cycle-brief.js';
 import { formatBytes } from '../format.js';
 import { html, type Html } from '../html.js';

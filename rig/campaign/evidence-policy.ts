@@ -12,24 +12,9 @@
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import { contradicts } from '../results/expectation.js';
 import type { CycleRecord } from '../results/types.js';
+import { DEFAULT_EVIDENCE_KEEP, EVIDENCE_REASONS, type EvidenceNote, type EvidencePolicy, type EvidenceReason } from '../results/evidence-note.js';
 
-export const EVIDENCE_REASONS = ['contradicting', 'findings', 'torn', 'sample', 'all'] as const;
-export type EvidenceReason = (typeof EVIDENCE_REASONS)[number];
-
-export const DEFAULT_EVIDENCE_KEEP: EvidenceReason[] = ['contradicting', 'findings', 'torn'];
-
-export interface EvidencePolicy {
-  keep: EvidenceReason[];
-  sample: number; // cycles a scenario keeps with `sample` (0 without it)
-  maxBytes: number;
-}
-
-/** The evidence a cycle kept, or why it kept none (absent in records saved before it existed). */
-export interface EvidenceNote {
-  kept: EvidenceReason | null;
-  why: string; // one line
-  bytes: number; // allocated on disk, while kept
-}
+export { DEFAULT_EVIDENCE_KEEP, EVIDENCE_REASONS, type EvidenceNote, type EvidencePolicy, type EvidenceReason };
 
 /** Contradicted its expectation, a known finding or not: its evidence is never given up. */
 export function isFailing(record: CycleRecord): boolean {

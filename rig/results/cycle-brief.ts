@@ -6,7 +6,7 @@
  */
 import { FINDINGS, knownFinding } from '../findings/catalog.js';
 import type { FindingId } from './finding-ids.js';
-import type { EvidenceReason } from '../campaign/evidence-policy.js';
+import type { EvidenceReason } from './evidence-note.js';
 import type { CampaignResults, CycleRecord, Expectation, StraddleTargets, Verdict } from './types.js';
 
 export interface CycleBrief {

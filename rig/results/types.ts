@@ -14,7 +14,7 @@ import type { DiskCut } from '../../faults/helper-status.js';
 import type { PerfPairRecord } from './perf-pair-record.js';
 import type { TriggerSpec } from '../../faults/trigger.js';
 import type { RedoFileOps } from '../pages/redo-file-ops.js';
-import type { EvidenceNote, EvidencePolicy } from '../campaign/evidence-policy.js';
+import type { EvidenceNote, EvidencePolicy } from './evidence-note.js';
 
 /** One cycle's outcome: what rig/cycle/judge.ts concluded (meanings in its header comment). */
 export type Verdict =
