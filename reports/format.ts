@@ -1,6 +1,13 @@
 /** Numbers and names as a reviewer reads them. */
 import type { Expectation, Verdict } from '../rig/results/types.js';
 
+/** Space on disk, to a tenth of its unit: 60.4 MiB, 2.5 GiB. */
+export function formatStorage(bytes: number): string {
+  const units: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+  const [size, unit] = units.find(([n]) => bytes >= n) ?? [1, 'B'];
+  return size === 1 ? `${bytes} B` : `${(bytes / size).toFixed(1)} ${unit}`;
+}
+
 export function formatBytes(bytes: number): string {
   const GiB = 1024 * 1024 * 1024;
   if (bytes >= GiB) return bytes % GiB === 0 ? `${bytes / GiB} GiB` : `${(bytes / GiB).toFixed(1)} GiB`;

@@ -54,7 +54,7 @@ export function cyclesSection(results: BriefedResults, pages: string): Html {
 <p class="sub">${results.cycles.length} cycle${results.cycles.length === 1 ? '' : 's'}; each has its own page with its torn pages, error log, pending writes and the command that rebuilds its crash image. Link to one with #cycle-&lt;id&gt;: the index sends the reader on to its page.</p>
 ${problems.length === 0 ? null : html`<h3 id="problem-cycles">Contradicting cycles and rig errors <span class="sub">(${problems.length})</span></h3>
 <table class="problems"><thead><tr><th>Cycle</th><th>Scenario</th><th>Verdict</th><th class="num">Torn</th><th>Why</th></tr></thead>
-<tbody>${listed.map((c) => html`<tr class="${markOf(c) === 2 ? 'row-rig' : 'row-failed'}"><td class="mono"><a href="${href(c.id)}">${c.id}</a></td><td>${c.scenario}</td><td>${verdictChip(c.verdict)} ${heldMark(c.expectationHeld, c.verdict)}</td><td class="num">${c.tornPages}</td><td>${c.error ?? c.reason}</td></tr>`)}</tbody></table>
+<tbody>${listed.map((c) => html`<tr class="${markOf(c) === 2 ? 'row-rig' : 'row-failed'}"><td class="mono"><a href="${href(c.id)}">${c.id}</a></td><td>${c.scenario}</td><td>${verdictChip(c.verdict)} ${heldMark(c.expectationHeld, c.verdict)}</td><td class="num">${c.tornPages}</td><td>${c.finding ? html`<b>Known finding <span class="mono">${c.finding}</span></b>, which does not fail the campaign: ` : null}${c.error ?? c.reason}</td></tr>`)}</tbody></table>
 ${problems.length > listed.length ? html`<p class="sub">and ${problems.length - listed.length} more: choose "only problems" below.</p>` : null}`}
 <h3>Every cycle</h3>
 <div class="toolbar filters" role="search">

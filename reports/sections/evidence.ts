@@ -4,7 +4,7 @@
  */
 import { EVIDENCE_REASONS, type EvidenceReason } from '../../rig/results/evidence-note.js';
 import type { BriefedResults } from '../../rig/results/cycle-brief.js';
-import { formatBytes } from '../format.js';
+import { formatBytes, formatStorage } from '../format.js';
 import { html, type Html } from '../html.js';
 
 const REASON_TEXT: Record<EvidenceReason, string> = {
@@ -12,7 +12,7 @@ const REASON_TEXT: Record<EvidenceReason, string> = {
   findings: 'hit a known finding',
   torn: 'held a torn page (or a broken write order)',
   sample: 'the per-scenario sample',
-  all: 'all cycles',
+  all: 'because keep is all',
 };
 
 export function evidenceSection(results: BriefedResults): Html | null {
@@ -23,11 +23,14 @@ export function evidenceSection(results: BriefedResults): Html | null {
   const bytes = kept.reduce((n, c) => n + c.evidence!.bytes, 0);
   const givenUp = noted.filter((c) => c.evidence!.givenUp).length;
   const byReason = EVIDENCE_REASONS.map((r) => [r, kept.filter((c) => c.evidence!.kept === r).length] as const).filter(([, n]) => n > 0);
+  const which = policy?.keep.includes('all')
+    ? 'every cycle'
+    : `cycles that ${policy?.keep.map((r) => (r === 'sample' ? `are among the first ${policy.sample} of their scenario` : REASON_TEXT[r])).join(', ')}`;
   const asked = policy
-    ? html`<p>The campaign keeps evidence for cycles that ${policy.keep.map((r) => (r === 'sample' ? `the first ${policy.sample} of each scenario` : REASON_TEXT[r])).join(', ')}, within ${formatBytes(policy.maxBytes)}; what contradicted its expectation or hit a finding is never given up.</p>`
+    ? html`<p>The campaign keeps evidence for ${which}, within ${formatBytes(policy.maxBytes)}; what contradicted its expectation or hit a finding is never given up.</p>`
     : html`<p class="sub">These results predate the evidence policy: cycles that contradicted, hit a finding or tore kept theirs.</p>`;
   const older = results.cycles.length - noted.length;
   return html`<section id="evidence"><h2>Evidence</h2>${asked}
-<p>Kept for <b>${kept.length}</b> of ${results.cycles.length} cycles${noted.length ? html`, ${formatBytes(bytes)}` : null}${byReason.length ? html`: ${byReason.map(([r, n], i) => html`${i ? ', ' : ''}${n} ${REASON_TEXT[r]}`)}` : null}.${givenUp ? html` Given up for the cap: <b>${givenUp}</b>.` : null}${older ? html` <span class="sub">${older} older record${older === 1 ? '' : 's'} do not say.</span>` : null}</p>
+<p>Kept for <b>${kept.length}</b> of ${results.cycles.length} cycles${noted.length ? html`, ${formatStorage(bytes)}` : null}${byReason.length ? html`: ${byReason.map(([r, n], i) => html`${i ? ', ' : ''}${n} ${REASON_TEXT[r]}`)}` : null}.${givenUp ? html` Given up for the cap: <b>${givenUp}</b>.` : null}${older ? html` <span class="sub">${older} older record${older === 1 ? '' : 's'} do not say.</span>` : null}</p>
 <p class="sub">Each cycle's page says whether its crash image was kept and why; <code>rig repro</code> rebuilds a kept one.</p></section>`;
 }

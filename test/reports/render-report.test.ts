@@ -64,12 +64,12 @@ t.test('the evidence section says what the campaign asked to keep, what it kept 
   const { index, pages } = renderAll(results);
   const torn = results.cycles.filter((c) => c.tornPagesBefore.length > 0).length;
   const sampled = results.cycles.filter((c) => c.tornPagesBefore.length === 0 && c.cycle === 1).length;
-  t.match(index, /keeps evidence for cycles that contradicted their expectation, hit a known finding, held a torn page \(or a broken write order\), the first 1 of each scenario, within 2 GiB/);
+  t.match(index, /keeps evidence for cycles that contradicted their expectation, hit a known finding, held a torn page \(or a broken write order\), are among the first 1 of their scenario, within 2 GiB/);
   t.match(index, new RegExp(`Kept for <b>${torn + sampled}</b> of 9 cycles, [\\d.]+ MiB: ${torn} held a torn page \\(or a broken write order\\), ${sampled} the per-scenario sample\\. Given up for the cap: <b>${9 - torn - sampled}</b>\\.`));
   const given = results.cycles.find((c) => c.evidence!.kept === null)!;
   t.match(pages.get(given.id)!, /<p class="sub evidence">No evidence kept: given up for the cap of 2G; repro rebuilds/);
   const kept = results.cycles.find((c) => c.evidence!.kept === 'torn')!;
-  t.match(pages.get(kept.id)!, new RegExp(`<p class="sub evidence">Evidence kept in <span class="mono">cycles/${kept.id}</span>, 3 MiB: its crash image held 1 torn page\\(s\\)\\.</p>`));
+  t.match(pages.get(kept.id)!, new RegExp(`<p class="sub evidence">Evidence kept in <span class="mono">cycles/${kept.id}</span>, 3\\.0 MiB: its crash image held 1 torn page\\(s\\)\\.</p>`));
 });
 
 t.test('data is escaped: markup in a log line and a table named <script> render as text', async (t) => {

@@ -4,7 +4,7 @@ import { describeDevice } from '../../../rig/results/device-text.js';
 import { showMix } from '../../../rig/load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../../rig/results/page-zero.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatStorage } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
 
 function triggerText(cycle: CycleRecord): string {
@@ -71,7 +71,7 @@ ${evidenceLine(cycle)}`;
 function evidenceLine(cycle: CycleRecord): Html {
   const e = cycle.evidence;
   if (cycle.evidenceDir !== null) {
-    return html`<p class="sub evidence">Evidence kept in <span class="mono">${cycle.evidenceDir}</span>${e ? html`, ${formatBytes(e.bytes)}: ${e.why}` : null}.</p>`;
+    return html`<p class="sub evidence">Evidence kept in <span class="mono">${cycle.evidenceDir}</span>${e ? html`, ${formatStorage(e.bytes)}: ${e.why}` : null}.</p>`;
   }
   return html`<p class="sub evidence">No evidence kept${e ? html`: ${e.why}` : null}; repro rebuilds the image only from kept evidence.</p>`;
 }
