@@ -46,7 +46,12 @@ export async function writeCycleRecords(dir: string, records: Iterable<CycleReco
  * never names more records than its file holds. */
 export async function writeResultsFiles(dir: string, results: CampaignResults): Promise<void> {
   await writeCycleRecords(dir, results.cycles);
-  await writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(summaryOf(results), null, 2)}\n`);
+  await writeSummaryFile(dir, summaryOf(results));
+}
+
+/** Writes DIR/results.json; its records must be in DIR/cycles.jsonl already. */
+export async function writeSummaryFile(dir: string, summary: ResultsSummary): Promise<void> {
+  await writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 /** The records of cycles.jsonl at `path`, one at a time; `label` names the file in errors. A line
