@@ -147,6 +147,7 @@ bench: build
 	node dist/bench/disk.js
 	node dist/bench/profile.js
 	node dist/bench/report.js
+	node dist/bench/merge.js
 	node dist/bench/evidence.js
 	node dist/bench/explore.js
 

@@ -36,12 +36,33 @@ export function exercisedOf(record: CycleRecord): Exercised {
 
 /** The scenario's claim counted over its judged cycles (rig errors exercise nothing and count for nothing). */
 export function summarizeExercise(settings: ScenarioSettings, records: readonly CycleRecord[]): ExerciseSummary | null {
-  const claim = claimOf(settings);
-  if (!claim) return null;
-  const judged = records.filter((r) => r.verdict !== 'rig-error');
-  const cycles = judged.filter((r) => CLAIMS[claim].test(exercisedOf(r))).length;
-  const minShare = claim === 'in-use-torn' ? null : (settings.exercise?.minShare ?? DEFAULT_EXERCISE_MIN_SHARE);
-  return { claim, cycles, of: judged.length, minShare };
+  const tally = new ExerciseTally(settings);
+  for (const record of records) tally.add(record);
+  return tally.summary();
+}
+
+/** The same count made one record at a time, for records that stream past. */
+export class ExerciseTally {
+  private readonly claim: ExerciseSummary['claim'] | null;
+  private cycles = 0;
+  private judged = 0;
+
+  constructor(private readonly settings: ScenarioSettings) {
+    this.claim = claimOf(settings);
+  }
+
+  add(record: CycleRecord): void {
+    if (!this.claim || record.verdict === 'rig-error') return;
+    this.judged += 1;
+    if (CLAIMS[this.claim].test(exercisedOf(record))) this.cycles += 1;
+  }
+
+  summary(): ExerciseSummary | null {
+    const { claim } = this;
+    if (!claim) return null;
+    const minShare = claim === 'in-use-torn' ? null : (this.settings.exercise?.minShare ?? DEFAULT_EXERCISE_MIN_SHARE);
+    return { claim, cycles: this.cycles, of: this.judged, minShare };
+  }
 }
 
 /** "doublewrite exercised in 3 of 4 cycles" */

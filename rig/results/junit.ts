@@ -12,46 +12,83 @@ import { contradicts, needsTear } from './expectation.js';
 import type { CampaignResults, CycleRecord, ScenarioSummary } from './types.js';
 import { escapeXml as x } from './xml-escape.js';
 
+export const JUNIT_FILE = 'junit.xml';
+
 export function renderJunit(results: CampaignResults): string {
-  const suites = results.scenarios.map((s) => renderSuite(results.campaign, s, results.cycles.filter((c) => c.scenario === s.name)));
-  const totals = suites.reduce((t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, time: t.time + s.time }), { tests: 0, failures: 0, errors: 0, time: 0 });
+  const suites = results.scenarios.map((summary) => {
+    const cycles = results.cycles.filter((c) => c.scenario === summary.name);
+    const counts = emptyCounts();
+    const cases = cycles.map((c) => countCase(counts, cycleCase(results.campaign, summary, c), cycleMs(c)));
+    for (const c of closingCases(results.campaign, summary)) cases.push(countCase(counts, c, 0));
+    return { summary, counts, cases };
+  });
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${x(results.campaign)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(totals.time)}">`,
-    ...suites.map((s) => s.xml),
-    '</testsuites>',
+    documentStart(results.campaign, totalCounts(suites.map((s) => s.counts))),
+    ...suites.map((s) => [suiteStart(s.summary, s.counts), ...s.cases.map((c) => c.xml), SUITE_END].join('\n')),
+    DOCUMENT_END,
     '',
   ].join('\n');
 }
 
-interface Suite { xml: string; tests: number; failures: number; errors: number; time: number }
+/** A suite's figures, as its <testsuite> element states them. */
+export interface SuiteCounts { tests: number; failures: number; errors: number; time: number }
 
-function renderSuite(campaign: string, summary: ScenarioSummary, cycles: CycleRecord[]): Suite {
-  const cases = cycles.map((c) => renderCycle(campaign, summary, c));
-  const complete = summary.cyclesRun >= summary.cyclesPlanned;
-  if (needsTear(summary.expectation) && complete) cases.push(renderControl(campaign, summary));
-  if (summary.exercise?.minShare != null && summary.exercise.of > 0 && complete) cases.push(renderExercise(campaign, summary));
-  const tests = cases.length;
-  const failures = cases.filter((c) => c.kind === 'failure').length;
-  const errors = cases.filter((c) => c.kind === 'error').length;
-  const time = cycles.reduce((sum, c) => sum + cycleMs(c), 0);
+export function emptyCounts(): SuiteCounts {
+  return { tests: 0, failures: 0, errors: 0, time: 0 };
+}
+
+/** Counts `c` (of `ms` milliseconds) into `counts`; returns `c`. Time is summed in case order. */
+export function countCase(counts: SuiteCounts, c: Case, ms: number): Case {
+  counts.tests += 1;
+  if (c.kind === 'failure') counts.failures += 1;
+  if (c.kind === 'error') counts.errors += 1;
+  counts.time += ms;
+  return c;
+}
+
+/** The document's figures: its suites' summed, in suite order. */
+export function totalCounts(suites: SuiteCounts[]): SuiteCounts {
+  return suites.reduce((t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, time: t.time + s.time }), emptyCounts());
+}
+
+/** The document's first lines, up to its suites. */
+export function documentStart(campaign: string, totals: SuiteCounts): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${x(campaign)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(totals.time)}">`,
+  ].join('\n');
+}
+
+export const DOCUMENT_END = '</testsuites>';
+
+/** A suite's first lines, up to its cases. */
+export function suiteStart(summary: ScenarioSummary, counts: SuiteCounts): string {
   const s = summary.settings;
   const properties = [
     ['expect', summary.expectation], ['doublewrite', doublewriteMode(s.server.doublewrite)], ['pageSize', String(s.server.pageSize)],
     ['flushMethod', s.server.flushMethod], ['atomicUnit', String(s.disk.atomicUnit)], ['fs', s.disk.fs], ['runtime', s.runtime],
   ].map(([name, value]) => `      <property name="${x(name!)}" value="${x(value!)}"/>`);
-  const xml = [
-    `  <testsuite name="${x(summary.name)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(time)}">`,
+  return [
+    `  <testsuite name="${x(summary.name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="0" time="${seconds(counts.time)}">`,
     '    <properties>', ...properties, '    </properties>',
-    ...cases.map((c) => c.xml),
-    '  </testsuite>',
   ].join('\n');
-  return { xml, tests, failures, errors, time };
 }
 
-interface Case { xml: string; kind: 'pass' | 'failure' | 'error' }
+export const SUITE_END = '  </testsuite>';
 
-function renderCycle(campaign: string, summary: ScenarioSummary, c: CycleRecord): Case {
+/** The cases after a suite's cycles: the negative control's and the claim's, once every cycle has run. */
+export function closingCases(campaign: string, summary: ScenarioSummary): Case[] {
+  const cases: Case[] = [];
+  const complete = summary.cyclesRun >= summary.cyclesPlanned;
+  if (needsTear(summary.expectation) && complete) cases.push(renderControl(campaign, summary));
+  if (summary.exercise?.minShare != null && summary.exercise.of > 0 && complete) cases.push(renderExercise(campaign, summary));
+  return cases;
+}
+
+export interface Case { xml: string; kind: 'pass' | 'failure' | 'error' }
+
+/** A cycle's testcase. */
+export function cycleCase(campaign: string, summary: ScenarioSummary, c: CycleRecord): Case {
   const torn = c.tornPagesBefore.length;
   const open = `    <testcase classname="${x(`${campaign}.${summary.name}`)}" name="${x(c.id)}" time="${seconds(cycleMs(c))}">`;
   const out = `      <system-out>${x(`verdict: ${c.verdict}\ntorn pages before recovery: ${torn}\nreason: ${c.reason}\nrepro: ${c.repro}`)}</system-out>`;
@@ -87,7 +124,7 @@ function renderExercise(campaign: string, summary: ScenarioSummary): Case {
   return { kind: 'failure', xml: [open, `      <failure type="vacuous" message="${x(firstLine(message))}">${x(message)}</failure>`, out, '    </testcase>'].join('\n') };
 }
 
-function cycleMs(c: CycleRecord): number {
+export function cycleMs(c: CycleRecord): number {
   return Object.values(c.timings).reduce((sum, ms) => sum + (ms ?? 0), 0);
 }
 

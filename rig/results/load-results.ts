@@ -33,6 +33,8 @@ export interface OpenedResults {
   dir: string; // the folder the results.json is in
   path: string;
   summary: ResultsSummary;
+  /** The file the records are read from: cycles.jsonl, or results.json of version 1. */
+  recordsFile: string;
   /** The records in the campaign's order, read afresh at each call. */
   records(): AsyncGenerator<CycleRecord>;
 }
@@ -63,12 +65,12 @@ export async function openResults(dirOrFile: string): Promise<OpenedResults> {
     // version 1: the records are inside results.json
     const inline = (data as { cycles: unknown[] }).cycles;
     const summary = { ...(data as object), version: RESULTS_VERSION, cycles: { file: 'results.json', count: inline.length } } as ResultsSummary;
-    return { dir, path, summary, records: () => checkedRecords(path, arrayRecords(inline)) };
+    return { dir, path, summary, recordsFile: path, records: () => checkedRecords(path, arrayRecords(inline)) };
   }
   const summary = data as ResultsSummary;
   const file = inside(dir, summary.cycles.file);
   if (!file) throw badInput(`${path}: cycles.file ${JSON.stringify(summary.cycles.file)} is outside the results folder; give a folder a campaign wrote`);
-  return { dir, path, summary, records: () => checkedRecords(file, streamCycleRecords(file), summary) };
+  return { dir, path, summary, recordsFile: file, records: () => checkedRecords(file, streamCycleRecords(file), summary) };
 }
 
 export async function loadResults(dirOrFile: string): Promise<LoadedResults> {

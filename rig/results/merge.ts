@@ -2,74 +2,93 @@
  * Merges the results of a campaign's shards into the results one unsharded run would have
  * written: every cycle once, in the unsharded order, summaries and outcome recomputed from the
  * cycles. Refuses shards of different campaigns (name, seed or scenarios differ), shards that
- * overlap, and an incomplete set of shards.
+ * overlap, and an incomplete set of shards. The records stream from the shards' files to OUT's
+ * (merge-records.ts), tallied as they pass, so a merge of any size holds a record per shard.
  */
-import { isAbsolute, join, relative } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { badInput } from '../errors.js';
-import type { LoadedResults } from './load-results.js';
-import { campaignOutcome, cyclesPerHour, summarizeScenarios } from './summarize.js';
-import type { CampaignResults, CycleRecord } from './types.js';
+import { CampaignOrder, compareKeys } from './campaign-order.js';
+import type { OpenedResults } from './load-results.js';
+import { mergeRecords } from './merge-records.js';
 import type { PerfPairRecord } from './perf-pair-record.js';
 import { withPerfTrouble } from './perf-outcome.js';
+import { CYCLES_FILE, writeCycleRecords, writeSummaryFile } from './results-file.js';
+import { campaignOutcome, cyclesPerHour, ScenarioTallies } from './summarize.js';
+import { RESULTS_VERSION, type CycleRecord, type ResultsSummary } from './types.js';
 
 export interface MergeOptions {
-  outDir: string; // where the merged results.json goes: evidence paths are rewritten against it
+  outDir: string; // where the merged results go: evidence paths are rewritten against it
   commandLine: string;
 }
 
-export function mergeResults(inputs: LoadedResults[], options: MergeOptions): CampaignResults {
+/** Writes OUT/cycles.jsonl, then OUT/results.json, and returns the merged summary. Nothing is
+ * written when the shards' summaries are refused; nothing replaces OUT's files when a record is. */
+export async function mergeResults(inputs: OpenedResults[], options: MergeOptions): Promise<ResultsSummary> {
   if (inputs.length === 0) throw badInput('nothing to merge; give the folders of every shard');
   const first = inputs[0]!;
   for (const input of inputs.slice(1)) checkSameCampaign(first, input);
   checkShards(inputs);
-  const cycles = orderCycles(first.results, inputs.flatMap((input) => rebaseEvidence(input, options.outDir)));
+  const order = new CampaignOrder(first.summary.scenarios.map((s) => s.name));
+  const perf = first.summary.perf ? orderPairs(order, inputs.flatMap((input) => input.summary.perf ?? [])) : null;
   const planned = (name: string, key: 'cyclesPlanned' | 'pairsPlanned'): number =>
-    inputs.reduce((sum, i) => sum + (i.results.scenarios.find((t) => t.name === name)![key] ?? 0), 0);
-  const plans = first.results.scenarios.map((s) => ({
+    inputs.reduce((sum, i) => sum + (i.summary.scenarios.find((t) => t.name === name)![key] ?? 0), 0);
+  const tallies = new ScenarioTallies(first.summary.scenarios.map((s) => ({
     settings: s.settings,
     cyclesPlanned: planned(s.name, 'cyclesPlanned'),
     ...(s.settings.perf ? { pairsPlanned: planned(s.name, 'pairsPlanned') } : {}),
-  }));
-  const scenarios = summarizeScenarios(plans, cycles);
-  const perf = first.results.perf ? orderPairs(first.results, inputs.flatMap((input) => input.results.perf ?? [])) : null;
-  const startedAt = inputs.map((i) => i.results.startedAt).sort()[0]!;
-  const finished = inputs.every((i) => i.results.finishedAt !== null);
-  const finishedAt = finished ? inputs.map((i) => i.results.finishedAt!).sort().at(-1)! : null;
-  return {
-    ...first.results,
+  })));
+  await mkdir(options.outDir, { recursive: true });
+  const count = await writeCycleRecords(options.outDir, tallied(mergeRecords(inputs, order, options.outDir), tallies));
+  const scenarios = tallies.summaries();
+  const startedAt = inputs.map((i) => i.summary.startedAt).sort()[0]!;
+  const finished = inputs.every((i) => i.summary.finishedAt !== null);
+  const finishedAt = finished ? inputs.map((i) => i.summary.finishedAt!).sort().at(-1)! : null;
+  const { perf: _perf, cycles: _cycles, ...facts } = first.summary;
+  const summary: ResultsSummary = {
+    ...facts,
+    version: RESULTS_VERSION,
     commandLine: options.commandLine,
     startedAt,
     finishedAt,
     shard: null,
     scenarios,
-    cycles,
     ...(perf ? { perf } : {}),
     outcome: withPerfTrouble(campaignOutcome(scenarios, true), perf ?? [], scenarios),
-    cyclesPerHour: cyclesPerHour(cycles.length, startedAt, finishedAt),
+    cyclesPerHour: cyclesPerHour(count, startedAt, finishedAt),
+    cycles: { file: CYCLES_FILE, count },
   };
+  await writeSummaryFile(options.outDir, summary);
+  return summary;
 }
 
-function checkSameCampaign(a: LoadedResults, b: LoadedResults): void {
+async function* tallied(records: AsyncIterable<CycleRecord>, tallies: ScenarioTallies): AsyncGenerator<CycleRecord> {
+  for await (const record of records) {
+    tallies.add(record);
+    yield record;
+  }
+}
+
+function checkSameCampaign(a: OpenedResults, b: OpenedResults): void {
   const differ = (what: string) =>
     badInput(`${b.path}: ${what} differs from ${a.path}; merge only the shards of one campaign run (same file, same --seed)`);
-  if (a.results.campaign !== b.results.campaign) throw differ(`campaign '${b.results.campaign}'`);
-  if (a.results.seed !== b.results.seed) throw differ(`seed ${b.results.seed}`);
-  const settings = (r: CampaignResults) => JSON.stringify(r.scenarios.map((s) => s.settings));
-  if (settings(a.results) !== settings(b.results)) throw differ('the scenario list');
+  if (a.summary.campaign !== b.summary.campaign) throw differ(`campaign '${b.summary.campaign}'`);
+  if (a.summary.seed !== b.summary.seed) throw differ(`seed ${b.summary.seed}`);
+  const settings = (r: ResultsSummary) => JSON.stringify(r.scenarios.map((s) => s.settings));
+  if (settings(a.summary) !== settings(b.summary)) throw differ('the scenario list');
 }
 
-function checkShards(inputs: LoadedResults[]): void {
-  const unsharded = inputs.find((i) => i.results.shard === null);
+function checkShards(inputs: OpenedResults[]): void {
+  const unsharded = inputs.find((i) => i.summary.shard === null);
   if (unsharded && inputs.length > 1) {
     throw badInput(`${unsharded.path} is an unsharded run, which overlaps any other results; merge only the shards (--shard I/N) of one run`);
   }
   if (unsharded) return;
-  const counts = [...new Set(inputs.map((i) => i.results.shard!.count))];
+  const counts = [...new Set(inputs.map((i) => i.summary.shard!.count))];
   if (counts.length > 1) throw badInput(`the shards were cut ${counts.join(' and ')} ways; merge the shards of one --shard I/N split`);
   const count = counts[0]!;
   const byIndex = new Map<number, string>();
   for (const input of inputs) {
-    const { index } = input.results.shard!;
+    const { index } = input.summary.shard!;
     const other = byIndex.get(index);
     if (other) throw badInput(`${input.path} and ${other} are both shard ${index}/${count}; give each shard once`);
     byIndex.set(index, input.path);
@@ -79,35 +98,15 @@ function checkShards(inputs: LoadedResults[]): void {
   }
 }
 
-/** Cycles in the unsharded order: scenario by scenario as the campaign lists them, then by cycle. */
-function orderCycles(template: CampaignResults, cycles: CycleRecord[]): CycleRecord[] {
-  const rank = new Map(template.scenarios.map((s, i) => [s.name, i]));
+/** Perf pairs in the unsharded order, each once, as cycles are. They are few: held in memory. */
+function orderPairs(order: CampaignOrder, pairs: PerfPairRecord[]): PerfPairRecord[] {
   const ids = new Set<string>();
-  for (const c of cycles) {
-    if (ids.has(c.id)) throw badInput(`cycle ${c.id} appears in more than one shard; the shards overlap, so merge each shard once`);
-    if (!rank.has(c.scenario)) throw badInput(`cycle ${c.id} belongs to no scenario of the campaign; the results file is damaged`);
-    ids.add(c.id);
-  }
-  return [...cycles].sort((a, b) => rank.get(a.scenario)! - rank.get(b.scenario)! || a.cycle - b.cycle);
-}
-
-/** Perf pairs in the unsharded order, each once, as cycles are. */
-function orderPairs(template: CampaignResults, pairs: PerfPairRecord[]): PerfPairRecord[] {
-  const rank = new Map(template.scenarios.map((s, i) => [s.name, i]));
-  const ids = new Set<string>();
-  for (const p of pairs) {
+  const keyed = pairs.map((p) => {
     if (ids.has(p.id)) throw badInput(`perf pair ${p.id} appears in more than one shard; the shards overlap, so merge each shard once`);
-    if (!rank.has(p.scenario)) throw badInput(`perf pair ${p.id} belongs to no scenario of the campaign; the results file is damaged`);
     ids.add(p.id);
-  }
-  return [...pairs].sort((a, b) => rank.get(a.scenario)! - rank.get(b.scenario)! || a.cycle - b.cycle);
-}
-
-/** Evidence stays where the shard kept it: its path is made relative to the merged folder. */
-function rebaseEvidence(input: LoadedResults, outDir: string): CycleRecord[] {
-  return input.results.cycles.map((c) =>
-    c.evidenceDir === null || isAbsolute(c.evidenceDir)
-      ? c
-      : { ...c, evidenceDir: relative(outDir, join(input.dir, c.evidenceDir)) || '.' },
-  );
+    const key = order.key(p);
+    if (!key) throw badInput(`perf pair ${p.id} belongs to no scenario of the campaign; the results file is damaged`);
+    return { p, key };
+  });
+  return keyed.sort((a, b) => compareKeys(a.key, b.key)).map(({ p }) => p);
 }

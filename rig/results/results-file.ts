@@ -5,10 +5,9 @@
  * records streams them, one line at a time, so a run of any size is read in bounded memory.
  * results.json of version 1 (every record inside it) still reads, through the same interface.
  */
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { badInput } from '../errors.js';
+import { readLines } from './read-lines.js';
 import { RESULTS_VERSION, type CampaignResults, type CycleRecord, type ResultsSummary } from './types.js';
 import { writeChunksAtomic, writeFileAtomic } from './write-atomic.js';
 
@@ -47,17 +46,20 @@ export async function writeCycleRecords(dir: string, records: Iterable<CycleReco
  * never names more records than its file holds. */
 export async function writeResultsFiles(dir: string, results: CampaignResults): Promise<void> {
   await writeCycleRecords(dir, results.cycles);
-  await writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(summaryOf(results), null, 2)}\n`);
+  await writeSummaryFile(dir, summaryOf(results));
+}
+
+/** Writes DIR/results.json; its records must be in DIR/cycles.jsonl already. */
+export async function writeSummaryFile(dir: string, summary: ResultsSummary): Promise<void> {
+  await writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 /** The records of cycles.jsonl at `path`, one at a time; `label` names the file in errors. A line
  * that is not a record is bad input, named by its number. */
 export async function* streamCycleRecords(path: string): AsyncGenerator<CycleRecord> {
-  const input = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   try {
-    for await (const line of lines) {
+    for await (const line of readLines(path)) {
       n += 1;
       if (line.trim() === '') continue;
       let record: unknown;
@@ -73,8 +75,5 @@ export async function* streamCycleRecords(path: string): AsyncGenerator<CycleRec
       throw badInput(`${path} not found: results.json names it, so the results folder is incomplete; copy the whole folder`, error);
     }
     throw error;
-  } finally {
-    lines.close();
-    input.destroy();
   }
 }

@@ -4,9 +4,10 @@
  * failure), the campaign's outcome and its rate. Recomputed from the records, never trusted
  * from a previous summary, so a merge and a resume agree with a straight run.
  */
-import { FINDINGS, knownFinding } from '../findings/catalog.js';
+import { FINDINGS, knownFinding, type Finding } from '../findings/catalog.js';
 import { contradicts, needsTear } from './expectation.js';
-import { isVacuous, summarizeExercise, vacuousLine } from './exercise-claim.js';
+import { ExerciseTally, isVacuous, vacuousLine } from './exercise-claim.js';
+import type { FindingId } from './finding-ids.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from './page-zero.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings, ScenarioSummary, Verdict } from './types.js';
 
@@ -19,62 +20,110 @@ export interface ScenarioPlan {
 
 type Outcome = CampaignResults['outcome'];
 
-export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): ScenarioSummary {
-  const expectation = plan.settings.expect;
-  const verdictCounts: Partial<Record<Verdict, number>> = {};
-  const failures: string[] = [];
-  let tornCycles = 0;
-  let pageZeroCycles = 0;
-  let lifecyclePageZeroCycles = 0;
-  let judged = 0;
-  const findings = (plan.settings.findings ?? []).map((id) => FINDINGS[id]);
-  const hits = new Map(findings.map((f) => [f.id, 0]));
-  for (const record of records) {
+/**
+ * A scenario's summary built one record at a time, for records that stream past: it keeps counts
+ * and the failure lines, never a record. `summary()` may be asked at any point.
+ */
+export class ScenarioTally {
+  private readonly findings: Finding[];
+  private readonly hits: Map<FindingId, number>;
+  private readonly exercise: ExerciseTally;
+  private readonly verdictCounts: Partial<Record<Verdict, number>> = {};
+  private readonly failures: string[] = [];
+  private records = 0;
+  private tornCycles = 0;
+  private pageZeroCycles = 0;
+  private lifecyclePageZeroCycles = 0;
+  private judged = 0;
+
+  constructor(private readonly plan: ScenarioPlan) {
+    this.findings = (plan.settings.findings ?? []).map((id) => FINDINGS[id]);
+    this.hits = new Map(this.findings.map((f) => [f.id, 0]));
+    this.exercise = new ExerciseTally(plan.settings);
+  }
+
+  add(record: CycleRecord): void {
+    const expectation = this.plan.settings.expect;
     const torn = record.tornPagesBefore.length;
-    if (ibdPageZeroWrites(record) > 0) pageZeroCycles += 1;
-    if (lifecyclePageZeroWrites(record) > 0) lifecyclePageZeroCycles += 1;
-    verdictCounts[record.verdict] = (verdictCounts[record.verdict] ?? 0) + 1;
-    if (torn > 0) tornCycles += 1;
-    if (record.verdict === 'rig-error') failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
-    else judged += 1;
-    const known = record.verdict === 'rig-error' ? null : knownFinding(findings, record);
-    if (known) hits.set(known.id, hits.get(known.id)! + 1);
+    this.records += 1;
+    if (ibdPageZeroWrites(record) > 0) this.pageZeroCycles += 1;
+    if (lifecyclePageZeroWrites(record) > 0) this.lifecyclePageZeroCycles += 1;
+    this.verdictCounts[record.verdict] = (this.verdictCounts[record.verdict] ?? 0) + 1;
+    if (torn > 0) this.tornCycles += 1;
+    if (record.verdict === 'rig-error') this.failures.push(`${label(record)}: rig-error: ${oneLine(record.error ?? record.reason)}`);
+    else this.judged += 1;
+    const known = record.verdict === 'rig-error' ? null : knownFinding(this.findings, record);
+    if (known) this.hits.set(known.id, this.hits.get(known.id)! + 1);
     if (contradicts(expectation, record.verdict, torn)) {
-      if (!known) failures.push(`${label(record)}: ${record.verdict} contradicts ${expectation}: ${oneLine(record.reason)}`);
+      if (!known) this.failures.push(`${label(record)}: ${record.verdict} contradicts ${expectation}: ${oneLine(record.reason)}`);
     }
+    this.exercise.add(record);
   }
-  const complete = records.length >= plan.cyclesPlanned;
-  const blind = needsTear(expectation) && complete && judged > 0 && tornCycles === 0;
-  if (blind) {
-    const what = expectation === 'detects' ? 'this scenario never tore a page for the server to detect' : 'this negative control never reproduced what the rig looks for';
-    failures.push(`blind: no torn page in ${judged} cycle${judged === 1 ? '' : 's'}; ${what}, so the rig cannot show it would see one`);
+
+  summary(): ScenarioSummary {
+    const { plan, judged, tornCycles } = this;
+    const expectation = plan.settings.expect;
+    const failures = [...this.failures];
+    const complete = this.records >= plan.cyclesPlanned;
+    const blind = needsTear(expectation) && complete && judged > 0 && tornCycles === 0;
+    if (blind) {
+      const what = expectation === 'detects' ? 'this scenario never tore a page for the server to detect' : 'this negative control never reproduced what the rig looks for';
+      failures.push(`blind: no torn page in ${judged} cycle${judged === 1 ? '' : 's'}; ${what}, so the rig cannot show it would see one`);
+    }
+    const exercise = this.exercise.summary();
+    const vacuous = complete && isVacuous(exercise);
+    if (vacuous) failures.push(vacuousLine(exercise!));
+    return {
+      name: plan.settings.name,
+      settings: plan.settings,
+      expectation,
+      cyclesPlanned: plan.cyclesPlanned,
+      ...(plan.pairsPlanned !== undefined ? { pairsPlanned: plan.pairsPlanned } : {}),
+      cyclesRun: this.records,
+      verdictCounts: { ...this.verdictCounts },
+      tornCycles,
+      pageZeroCycles: this.pageZeroCycles,
+      lifecyclePageZeroCycles: this.lifecyclePageZeroCycles,
+      held: failures.length === 0,
+      blind,
+      exercise,
+      vacuous,
+      ...(this.findings.length ? { findings: this.findings.map((f) => ({ id: f.id, title: f.title, doc: f.doc, hits: this.hits.get(f.id)!, of: judged })) } : {}),
+      failures,
+    };
   }
-  const exercise = summarizeExercise(plan.settings, records);
-  const vacuous = complete && isVacuous(exercise);
-  if (vacuous) failures.push(vacuousLine(exercise!));
-  return {
-    name: plan.settings.name,
-    settings: plan.settings,
-    expectation,
-    cyclesPlanned: plan.cyclesPlanned,
-    ...(plan.pairsPlanned !== undefined ? { pairsPlanned: plan.pairsPlanned } : {}),
-    cyclesRun: records.length,
-    verdictCounts,
-    tornCycles,
-    pageZeroCycles,
-    lifecyclePageZeroCycles,
-    held: failures.length === 0,
-    blind,
-    exercise,
-    vacuous,
-    ...(findings.length ? { findings: findings.map((f) => ({ id: f.id, title: f.title, doc: f.doc, hits: hits.get(f.id)!, of: judged })) } : {}),
-    failures,
-  };
+}
+
+/** The tallies of every planned scenario, fed records of any of them; a record of a scenario not
+ * in the plan is the caller's bug, and counts for nothing. */
+export class ScenarioTallies {
+  private readonly tallies: Map<string, ScenarioTally>;
+
+  constructor(plans: ScenarioPlan[]) {
+    this.tallies = new Map(plans.map((plan) => [plan.settings.name, new ScenarioTally(plan)]));
+  }
+
+  add(record: CycleRecord): void {
+    this.tallies.get(record.scenario)?.add(record);
+  }
+
+  /** Summaries in plan order. */
+  summaries(): ScenarioSummary[] {
+    return [...this.tallies.values()].map((tally) => tally.summary());
+  }
+}
+
+export function summarizeScenario(plan: ScenarioPlan, records: CycleRecord[]): ScenarioSummary {
+  const tally = new ScenarioTally(plan);
+  for (const record of records) tally.add(record);
+  return tally.summary();
 }
 
 /** Summaries in plan order; a record of a scenario not in the plan is the caller's bug. */
 export function summarizeScenarios(plans: ScenarioPlan[], cycles: CycleRecord[]): ScenarioSummary[] {
-  return plans.map((plan) => summarizeScenario(plan, cycles.filter((c) => c.scenario === plan.settings.name)));
+  const tallies = new ScenarioTallies(plans);
+  for (const record of cycles) tallies.add(record);
+  return tallies.summaries();
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderJunit } from './junit.js';
-import { writeResultsFiles } from './results-file.js';
+import { JUNIT_FILE, renderJunit } from './junit.js';
+import { SUMMARY_FILE, writeResultsFiles } from './results-file.js';
 import type { CampaignResults } from './types.js';
 import { writeFileAtomic } from './write-atomic.js';
 
@@ -21,8 +21,8 @@ export interface WrittenResults {
 
 export async function writeResultsFolder(dir: string, results: CampaignResults, renderReport?: ReportRenderer): Promise<WrittenResults> {
   await mkdir(dir, { recursive: true });
-  const resultsJson = join(dir, 'results.json');
-  const junitXml = join(dir, 'junit.xml');
+  const resultsJson = join(dir, SUMMARY_FILE);
+  const junitXml = join(dir, JUNIT_FILE);
   await writeResultsFiles(dir, results);
   await writeFileAtomic(junitXml, renderJunit(results));
   const report = renderReport ? await renderReport(dir) : null;

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { contradicts, expectationHolds } from '../../rig/results/expectation.js';
-import { campaignOutcome, contradictedCycles, cyclesPerHour, outcomeExitCode, summarizeScenario } from '../../rig/results/summarize.js';
+import {
+  campaignOutcome, contradictedCycles, cyclesPerHour, outcomeExitCode, ScenarioTallies, ScenarioTally, summarizeScenario, summarizeScenarios,
+} from '../../rig/results/summarize.js';
 import type { Expectation, ScenarioSettings, Verdict } from '../../rig/results/types.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { cycleRecord } from '../fixtures/cycle-record.js';
@@ -133,6 +135,24 @@ t.test('a negative control that never tore is blind, said plainly', async (t) =>
   const reproduced = summarizeScenario({ settings: s, cyclesPlanned: 3 }, records(s, [['no-torn', 0], ['detected', 40], ['silent-corruption', 3]]));
   t.ok(reproduced.held, 'one torn cycle is enough, whatever the server did');
   t.equal(reproduced.tornCycles, 2);
+});
+
+t.test('a tally fed one record at a time gives the summary of them all, asked at any point', async (t) => {
+  const s = settings('control', 'torn-reproduced');
+  const rs = records(s, [['no-torn', 0], ['lost-commit', 0], ['no-torn', 0]]);
+  const tally = new ScenarioTally({ settings: s, cyclesPlanned: 3 });
+  for (const [i, record] of rs.entries()) {
+    tally.add(record);
+    t.same(tally.summary(), summarizeScenario({ settings: s, cyclesPlanned: 3 }, rs.slice(0, i + 1)), `after ${i + 1} records`);
+  }
+  t.equal(tally.summary().failures.filter((f) => f.startsWith('blind:')).length, 1, 'asking twice adds no line');
+  const other = settings('dw-on', 'recovers');
+  const plans = [{ settings: s, cyclesPlanned: 3 }, { settings: other, cyclesPlanned: 2 }];
+  const mixed = [rs[0]!, ...records(other, [['restored', 4], ['rig-error', 0]]), rs[1]!, rs[2]!];
+  const tallies = new ScenarioTallies(plans);
+  for (const record of mixed) tallies.add(record);
+  t.same(tallies.summaries(), summarizeScenarios(plans, mixed), 'the campaign\'s tallies, in plan order');
+  t.same(tallies.summaries().map((x) => x.name), ['control', 'dw-on']);
 });
 
 t.test('rig errors are neither a pass nor a finding', async (t) => {

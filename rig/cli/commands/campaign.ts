@@ -27,6 +27,7 @@ import { contextFromEnv, type RigContext } from '../../context.js';
 import { badInput } from '../../errors.js';
 import { fileRun, historyOfRun } from '../../history/file-run.js';
 import { loadResults } from '../../results/load-results.js';
+import { summaryOf } from '../../results/results-file.js';
 import { defaultHistoryPath, HistoryStore } from '../../history/history-store.js';
 import { changeSummary } from '../../history/history-view.js';
 import { checkSize } from '../../../faults/sizes.js';
@@ -199,7 +200,7 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
 }
 
 function printEnd(results: CampaignResults, report: string | null): void {
-  const scenarioLines = summaryLines(results).slice(0, -1); // its last line speaks of a merge
+  const scenarioLines = summaryLines(summaryOf(results)).slice(0, -1); // its last line speaks of a merge
   for (const line of scenarioLines) process.stdout.write(`${line}\n`);
   process.stdout.write(`${results.campaign}: ${results.outcome} (${results.cycles.length} cycles)\n`);
   if (results.cyclesPerHour !== null) process.stdout.write(`rate: ${results.cyclesPerHour} cycles per hour\n`);

@@ -1,17 +1,22 @@
 /**
  * `rig merge OUT DIR...`: merges the results of a campaign's shards (each DIR a folder one
- * `rig campaign --shard I/N` wrote) into OUT/results.json and OUT/junit.xml, as one unsharded run
- * would have written them, and exits as that run would have: 0 every expectation held, 1 one did
- * not, 3 the rig failed.
+ * `rig campaign --shard I/N` wrote) into OUT/results.json, OUT/cycles.jsonl and OUT/junit.xml, as
+ * one unsharded run would have written them, then renders the report, and exits as that run
+ * would have: 0 every expectation held, 1 one did not, 3 the rig failed. The records stream from
+ * file to file: no step holds them all.
  */
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describeExercise } from '../../results/exercise-claim.js';
+import { JUNIT_FILE } from '../../results/junit.js';
 import { mergeResults } from '../../results/merge.js';
-import { loadResults } from '../../results/load-results.js';
+import { openResults } from '../../results/load-results.js';
+import { CYCLES_FILE, SUMMARY_FILE, streamCycleRecords } from '../../results/results-file.js';
 import { contradictedCycles, outcomeExitCode } from '../../results/summarize.js';
-import type { CampaignResults, ScenarioSummary } from '../../results/types.js';
+import type { ResultsSummary, ScenarioSummary } from '../../results/types.js';
 import { pairRatios } from '../../perf/pair-ratios.js';
-import { type ReportRenderer, writeResultsFolder } from '../../results/write-results.js';
+import { writeJunit } from '../../results/write-junit.js';
+import type { ReportRenderer } from '../../results/write-results.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { runAction } from '../run-action.js';
 
@@ -21,17 +26,19 @@ export interface MergeContext {
 }
 
 export async function runMerge(out: string, dirs: string[], context: MergeContext): Promise<number> {
-  const inputs = await Promise.all(dirs.map((dir) => loadResults(dir)));
+  const inputs = await Promise.all(dirs.map((dir) => openResults(dir)));
   const commandLine = ['rig', 'merge', out, ...dirs].join(' ');
-  const merged = mergeResults(inputs, { outDir: out, commandLine });
-  const written = await writeResultsFolder(out, merged, context.renderReport);
+  const merged = await mergeResults(inputs, { outDir: out, commandLine });
+  const junitXml = join(out, JUNIT_FILE);
+  await writeJunit(junitXml, merged, () => streamCycleRecords(join(out, CYCLES_FILE)));
+  const report = context.renderReport ? await context.renderReport(out) : null;
   for (const line of summaryLines(merged)) context.print(line);
-  context.print(`wrote ${written.resultsJson}, ${written.junitXml}${written.report ? `, ${written.report}` : ''}`);
+  context.print(`wrote ${join(out, SUMMARY_FILE)}, ${junitXml}${report ? `, ${report}` : ''}`);
   return outcomeExitCode(merged.outcome);
 }
 
 /** A perf scenario's line: its pairs and the off / on write-QPS ratio they give; it judges nothing. */
-function perfLine(s: ScenarioSummary, results: CampaignResults): string {
+function perfLine(s: ScenarioSummary, results: ResultsSummary): string {
   const pairs = (results.perf ?? []).filter((p) => p.scenario === s.name);
   const r = pairRatios(pairs);
   const planned = s.pairsPlanned === undefined ? '' : `/${s.pairsPlanned}`;
@@ -40,8 +47,9 @@ function perfLine(s: ScenarioSummary, results: CampaignResults): string {
   return `${s.name}: perf (${pairs.length}${planned} pairs${failed}; ${ratio})`;
 }
 
-/** One line per scenario (expectation, state, verdict counts; a perf scenario's ratio) and one for the campaign. */
-export function summaryLines(results: CampaignResults): string[] {
+/** One line per scenario (expectation, state, verdict counts; a perf scenario's ratio) and one for the
+ * campaign: the summary alone, no record. */
+export function summaryLines(results: ResultsSummary): string[] {
   const lines = results.scenarios.map((s) => {
     if (s.settings.perf) return perfLine(s, results);
     const counts = Object.entries(s.verdictCounts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
@@ -53,13 +61,13 @@ export function summaryLines(results: CampaignResults): string[] {
       : '';
     return `${s.name}: ${s.expectation} ${state} (${s.cyclesRun}/${s.cyclesPlanned} cycles: ${counts || 'none'}; torn in ${s.tornCycles}${exercised}${pageZero}${finding})`;
   });
-  return [...lines, `${results.campaign}: ${results.outcome} (${results.cycles.length} cycles merged)`];
+  return [...lines, `${results.campaign}: ${results.outcome} (${results.cycles.count} cycles merged)`];
 }
 
 export function register(program: Command): void {
   program
     .command('merge')
-    .description("merge the results of a campaign's shards into one results.json and junit.xml")
+    .description("merge the results of a campaign's shards into one results.json, cycles.jsonl and junit.xml")
     .argument('<out>', 'folder for the merged results')
     .argument('<dirs...>', 'the folders the shards wrote (each holds results.json)')
     .action(
