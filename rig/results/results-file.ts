@@ -54,7 +54,7 @@ export async function writeSummaryFile(dir: string, summary: ResultsSummary): Pr
   await writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
-/** The records of cycles.jsonl at `path`, one at a time; `label` names the file in errors. A line
+/** The records of cycles.jsonl at `path`, one at a time, read as they are asked for. A line
  * that is not a record is bad input, named by its number. */
 export async function* streamCycleRecords(path: string): AsyncGenerator<CycleRecord> {
   let n = 0;
