@@ -1,9 +1,10 @@
 /**
  * The report of a real small campaign (the three headline scenarios, one cycle each, a small
  * dataset), run through the built CLI and opened in headless Chromium: the verdict line, the
- * matrix, a torn cycle's unit map and classified log lines, and no request leaving the page. The
- * negative control tears every pending write that spans two atomic units (`fates: {tear: 1}`),
- * and its armed cut comes with 16 page writes pending: a torn cycle to show, whatever the seed.
+ * matrix, the index's link to a torn cycle's own page, that page's unit map and classified log
+ * lines, and no request leaving the page. The negative control tears every pending write that
+ * spans two atomic units (`fates: {tear: 1}`), and its armed cut comes with 16 page writes
+ * pending: a torn cycle to show, whatever the seed.
  * The full-page screenshot is saved as .tap/artifacts/real-campaign.png.
  */
 import t from 'tap';
@@ -14,6 +15,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { ensureBuilt, leftoversUnder, rig } from '../fixtures/rig-cli.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
+import { cyclePageName, cyclePagesFolder } from '../../reports/cycle-page.js';
+import { anchorId } from '../../reports/html.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-real-report-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -60,12 +63,18 @@ t.test('a real campaign renders a report a reviewer can read', async (t) => {
   const cells = await page.locator('table.matrix td.cell:not(.cell-empty)').count();
   t.equal(cells, 3, 'the matrix has a cell per scenario');
 
-  const torn = page.locator('details.cycle').filter({ has: page.locator('table.torn') }).first();
-  t.equal(await torn.count(), 1, 'a cycle with torn pages is listed');
-  const id = (await torn.getAttribute('id')) ?? '';
-  await page.goto(`${url}#${id}`);
+  const id = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('cycle-data')!.textContent!) as { rows: [string, number, number, number, number][] };
+    return data.rows.find((r) => r[4] > 0)?.[0] ?? '';
+  });
+  t.ok(id, 'the index lists a cycle with torn pages');
+  if (!id) return;
+  const link = page.getByRole('link', { name: id, exact: true }).first();
+  t.equal(await link.count(), 1, 'the index links the torn cycle');
+  const pageUrl = pathToFileURL(join(out, cyclePagesFolder('index.html'), cyclePageName(id))).href;
+  await Promise.all([page.waitForURL(pageUrl), link.click()]);
   await page.waitForSelector('html[data-ready="1"]');
-  const cycle = page.locator(`[id="${id}"]`);
+  const cycle = page.locator(`[id="${anchorId('cycle', id)}"]`);
   const boxes = await cycle.locator('table.torn .unit-map').first().locator('i').allInnerTexts();
   t.ok(boxes.includes('N') && boxes.some((b) => b !== 'N'), `the first torn page's unit map shows new and old units: ${boxes.join('')}`);
   t.ok((await cycle.locator('table.log-lines').count()) > 0, 'the cycle shows its error log excerpt');
