@@ -16,108 +16,13 @@ import t from 'tap';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
-import { type Command, CommanderError } from 'commander';
-import { loadCampaign, parseCampaign } from '../../rig/campaign/load-campaign.js';
-import { scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
-import { perfPlan } from '../../rig/cli/perf-scenario.js';
+import type { Command } from 'commander';
+import { parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { createProgram } from '../../rig/cli/program.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
-import { commandLines, docFiles, headingAnchors, isPlaceholder, linksIn, readDoc, yamlBlocks, type DocCommand } from './doc-command-lines.js';
-
-/** Thrown by the program's preAction hook: the line parsed, and its action is not run. */
-class Parsed extends Error {
-  constructor(readonly command: Command) {
-    super('parsed');
-  }
-}
-
-/** The program with every command's exit turned into a throw and its output dropped. */
-async function quietProgram(): Promise<Command> {
-  const program = await createProgram();
-  const quiet = (c: Command): void => {
-    c.exitOverride();
-    c.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
-    c.commands.forEach(quiet);
-  };
-  quiet(program);
-  program.hook('preAction', (_program, action) => {
-    throw new Parsed(action);
-  });
-  return program;
-}
-
-/** commander's ends that are not errors, and those inline code may show (a command or a flag named alone). */
-const FINE = new Set(['commander.helpDisplayed', 'commander.version']);
-const FINE_INLINE = new Set(['commander.missingArgument', 'commander.missingMandatoryOptionValue', 'commander.optionMissingArgument', 'commander.help']);
-
-/** The subcommands a line names, as far as the program knows them. */
-function commandPath(program: Command, args: string[]): string[] {
-  const path: string[] = [];
-  let at = program;
-  for (const arg of args) {
-    const next = at.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
-    if (!next) break;
-    path.push(arg);
-    at = next;
-  }
-  return path;
-}
-
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/^error: /, '');
-
-/** Whether the command a group's name alone names has an action of its own (`rig history`). */
-async function runsAlone(path: string[]): Promise<boolean> {
-  const program = await quietProgram();
-  return program.parseAsync(path, { from: 'user' }).then(
-    () => false,
-    (error: unknown) => error instanceof Parsed,
-  );
-}
-
-/** What is wrong with one command line, or null. */
-async function problemOf(cmd: DocCommand): Promise<string | null> {
-  const program = await quietProgram();
-  let action: Command;
-  try {
-    await program.parseAsync(cmd.args, { from: 'user' });
-    return 'commander ran no action and raised nothing';
-  } catch (error) {
-    if (error instanceof Parsed) action = error.command;
-    else if (error instanceof CommanderError && (FINE.has(error.code) || (cmd.inline && FINE_INLINE.has(error.code)))) return null;
-    else return message(error);
-  }
-  const opts = action.opts<Record<string, unknown>>();
-  const real = (v: unknown) => v === undefined || typeof v === 'boolean' || typeof v === 'number' || (typeof v === 'string' && !isPlaceholder(v)) || (Array.isArray(v) && v.every(real));
-  if (!Object.values(opts).every(real) || !action.args.every((a) => !isPlaceholder(a))) return null;
-  const name = commandPath(program, cmd.args).join(' ');
-  try {
-    if (name === 'cycle') scenarioFromFlags(opts as Record<string, string | undefined>);
-    if (name === 'explore') scenarioFromFlags(opts as Record<string, string | undefined>, 'explore');
-    if (name === 'perf') perfPlan(opts);
-    if (name === 'campaign') return await campaignProblem(action.args[0]!, opts.scenario as string[] | undefined);
-  } catch (error) {
-    return message(error);
-  }
-  return null;
-}
-
-async function campaignProblem(file: string, scenarios: string[] | undefined): Promise<string | null> {
-  if (!existsSync(join(PACKAGE_ROOT, file))) return `${file}: no such campaign file`;
-  const campaign = await loadCampaign(join(PACKAGE_ROOT, file));
-  const known = campaign.scenarios.map((s) => s.settings.name);
-  const unknown = (scenarios ?? []).filter((s) => !known.includes(s));
-  return unknown.length ? `--scenario: ${unknown.join(', ')} not in ${file}` : null;
-}
-
-async function problemsIn(found: DocCommand[]): Promise<string[]> {
-  const problems: string[] = [];
-  for (const cmd of found) {
-    const problem = await problemOf(cmd);
-    if (problem) problems.push(`${cmd.file}:${cmd.line}: ${cmd.text}: ${problem}`);
-  }
-  return problems;
-}
+import { campaignProblem, commandPath, message, problemsIn, runsAlone } from './command-line-problems.js';
+import { commandLines, docFiles, headingAnchors, isPlaceholder, linksIn, readDoc, yamlBlocks } from './doc-command-lines.js';
 
 const docs = docFiles(PACKAGE_ROOT);
 const found = docs.flatMap((file) => commandLines(file, readDoc(PACKAGE_ROOT, file)));
