@@ -9,7 +9,7 @@ HELPER := faults/helper/pfdisk
 DM_WATCH := faults/helper/pfdm-watch
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper compose-plugin build dist test-build demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench clean setup-times-reset
+.PHONY: setup apt npm helper compose-plugin build dist test-build demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench schema clean setup-times-reset
 
 setup: apt npm helper compose-plugin
 
@@ -150,6 +150,11 @@ bench: build
 	node dist/bench/merge.js
 	node dist/bench/evidence.js
 	node dist/bench/explore.js
+
+# The results format's JSON Schemas, docs/schema/, generated from the types the rig writes it with
+# (rig/results/types.ts; needs no build). Committed: make test-fast fails while they are stale.
+schema: npm
+	@node scripts/results-schema.mjs
 
 clean:
 	rm -rf dist .tap coverage

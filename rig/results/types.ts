@@ -377,6 +377,8 @@ export interface LifecycleSteps {
   lost: string[]; // one line per table that lost steps
 }
 
+/** One crash cycle's record: its settings, its verdict and why, and the evidence behind them
+ * (`rig cycle`'s cycle.json, and each line of a campaign's cycles.jsonl). */
 export interface CycleRecord {
   id: string; // unique in a campaign, safe as a folder name: <scenario>-<cycle>
   scenario: string;

@@ -1,8 +1,9 @@
 /**
  * `rig campaign` end to end on the real stack (FUSE disk, loop device, ext4, mariadbd): a
  * two-scenario campaign of one cycle each, interrupted by SIGINT mid-cycle and resumed; the same
- * campaign in two shards merged; bad input refused before anything is created. The prepared
- * images are built once, in a cache folder shared by the tests of this file.
+ * campaign in two shards merged; their results held against the published schemas
+ * (docs/schema/); bad input refused before anything is created. The prepared images are built
+ * once, in a cache folder shared by the tests of this file.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import type { CampaignResults, CycleRecord } from '../../rig/results/types.js';
 import { isFailing } from '../../rig/campaign/evidence.js';
 import { ensureBuilt, leftoversUnder, rig, waitForFile } from '../fixtures/rig-cli.js';
 import { writeSmallCampaign } from '../fixtures/small-campaign.js';
+import { checkResultsFolder, resultsValidators } from '../fixtures/results-schema.js';
 import { findAll, parseXml } from '../fixtures/xml-check.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-campaign-test-'));
@@ -135,6 +137,16 @@ t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
   );
   t.ok(existsSync(join(out, 'index.html')), 'merge renders the report');
   t.same(await leftoversUnder(base), []);
+});
+
+t.test('the real runs\' results pass the published schemas (docs/schema/)', async (t) => {
+  const validators = resultsValidators();
+  // the folders the tests above wrote: a resumed run, its two shards, and their merge
+  for (const dir of [full, join(base, 'shard1'), join(base, 'shard2'), join(base, 'merged')]) {
+    const { records, problems } = await checkResultsFolder(dir, validators);
+    t.same(problems, [], `${dir}: results.json and every line of cycles.jsonl pass`);
+    t.ok(records > 0, `${dir}: ${records} cycle records checked`);
+  }
 });
 
 t.test('a negative control that never tears fails the campaign as blind, said plainly', async (t) => {
