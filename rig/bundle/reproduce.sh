@@ -39,6 +39,7 @@ if [ -n "$binary" ]; then
   server="$binary"
 else
   command -v docker >/dev/null 2>&1 || cannot "no MARIADBD/MYSQLD given and no docker on the PATH"
+  docker info >/dev/null 2>&1 || cannot "docker does not answer (start its engine, or set MARIADBD= or MYSQLD= to a server build)"
   docker image inspect "$IMAGE" >/dev/null 2>&1 || cannot "docker has no image $IMAGE (build or pull it, or set IMAGE=)"
   container=$(docker run -d --network none -v "$work/datadir:/var/lib/mysql" -v "$work/run:/run/rig" \
     --entrypoint "$EXPECT_SERVER" "$IMAGE" --no-defaults --datadir=/var/lib/mysql --socket=/run/rig/mysqld.sock \

@@ -142,6 +142,13 @@ t.test('the bundle of the shrunk state: reproduce.sh with the host server exits 
   t.equal(fixed.exitCode, 0, 'with page 0 its doublewrite copy: the server recovers cleanly');
   const none = await execa('./reproduce.sh', { cwd: dir, env: { ...bare, MARIADBD: '/nonexistent/mariadbd' }, extendEnv: false, reject: false });
   t.equal(none.exitCode, 125, `no server: cannot run (${none.stdout.trim()})`);
+  // a docker client whose engine does not answer, as on a machine where dockerd is not started
+  const bin = join(work, 'no-engine-bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'docker'), '#!/bin/sh\necho "Cannot connect to the Docker daemon" >&2\nexit 1\n', { mode: 0o755 });
+  const noEngine = await execa('./reproduce.sh', { cwd: dir, env: { PATH: `${bin}:/usr/bin:/bin` }, extendEnv: false, reject: false });
+  t.equal(noEngine.exitCode, 125, 'no engine: cannot run');
+  t.match(noEngine.stdout + noEngine.stderr, /docker does not answer \(start its engine, or set MARIADBD= or MYSQLD= to a server build\)/, 'and says so, not that an image is missing');
   t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
   const again = await rig(['bundle', out, '--out', tarball], env);
   t.equal(again.exitCode, 2, 'a bundle target that exists: bad input');
