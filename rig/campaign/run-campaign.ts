@@ -18,7 +18,8 @@ import { perfPairLine } from '../perf/perf-summary.js';
 import { countByScenario } from './shard.js';
 import type { ScenarioPlan } from '../results/summarize.js';
 import type { CampaignResults, CycleRecord, ScenarioSettings } from '../results/types.js';
-import { writeResultsFiles } from '../results/results-file.js';
+import { summaryOf, writeSummaryFile } from '../results/results-file.js';
+import { RunningRecordsFile } from '../results/running-records.js';
 import { type ReportRenderer, writeResultsFolder } from '../results/write-results.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { assembleResults, type RunFacts } from './assemble-results.js';
@@ -66,7 +67,12 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
   const pairs = new Map((input.finishedPerf ?? []).map((p) => [p.id, p]));
   const inOrder = () => cycles.flatMap((c) => records.get(c.id) ?? []);
   const perfInOrder = () => (hasPerf(input.campaign) ? cycles.flatMap((c) => pairs.get(c.id) ?? []) : undefined);
-  const save = () => writeResultsFiles(dir, assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since }, perfInOrder()));
+  const recordsFile = new RunningRecordsFile(dir);
+  const save = async () => {
+    const results = assembleResults(input.facts, plans, inOrder(), null, { cycles: ran, since }, perfInOrder());
+    await recordsFile.save(results.cycles); // the records first: the summary never counts more than the file holds
+    await writeSummaryFile(dir, summaryOf(results));
+  };
   mkdirSync(join(dir, 'cycles'), { recursive: true });
   await save();
   const perfRoot = hasPerf(input.campaign) ? mkdtempSync(join(tmpdir(), 'rig-perf-')) : null;

@@ -86,17 +86,23 @@ async function* arrayRecords(records: unknown[]): AsyncGenerator<CycleRecord> {
 }
 
 /** Each record checked as it passes; at the end, their number against the summary's (a finished
- * run's file must hold exactly its records; a running one's may hold fewer or more). */
+ * run's file must hold exactly its records). A running run's file is read up to the summary's
+ * count: past it may be a record appended after the summary was last written, or the part of
+ * one an interrupted append left (rig/results/running-records.ts). */
 async function* checkedRecords(path: string, records: AsyncGenerator<CycleRecord>, summary?: ResultsSummary): AsyncGenerator<CycleRecord> {
   let n = 0;
-  for await (const record of records) {
-    n += 1;
-    const checked = cycle.safeParse(record);
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      throw badInput(`${path}: record ${n} is not a cycle record (${issue.path.join('.') || 'top level'}: ${issue.message}); give a folder a campaign wrote`);
+  const limit = summary?.outcome === 'running' ? summary.cycles.count : Infinity;
+  if (limit > 0) {
+    for await (const record of records) {
+      n += 1;
+      const checked = cycle.safeParse(record);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        throw badInput(`${path}: record ${n} is not a cycle record (${issue.path.join('.') || 'top level'}: ${issue.message}); give a folder a campaign wrote`);
+      }
+      yield record;
+      if (n >= limit) break; // the next line is not read at all
     }
-    yield record;
   }
   if (summary && summary.outcome !== 'running' && n !== summary.cycles.count) {
     throw badInput(`${path} holds ${n} cycle records where results.json counts ${summary.cycles.count}; the folder is incomplete or damaged: copy it whole`);
