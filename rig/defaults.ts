@@ -2,7 +2,8 @@
  * Every default of the rig, and nowhere else: what a campaign scenario, `rig cycle`, `rig disk`
  * and `rig repro` get for a setting nobody named, and the bounds the cycle stages and the server
  * runtimes wait with. Server values follow MariaDB's own defaults where it has one (16k pages,
- * O_DIRECT, 128M buffer pool), the disk DESIGN.md's measured choices (armed 16, 4k atomic, ext4).
+ * O_DIRECT, 128M buffer pool), the disk the measured choices docs/design.md gives under "The disk
+ * model" and "The cut" (armed 16, 4k atomic, ext4).
  * The disk (faults/) keeps no defaults: it and its helper are always told every setting.
  */
 import type { DiskSettings, Engine, LoadSettings, RecoveryBounds, ScenarioSettings, ServerSettings } from './results/types.js';

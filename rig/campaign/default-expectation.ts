@@ -1,5 +1,5 @@
 /**
- * The expectation a scenario has when it names none (DESIGN.md, "The oracle"): doublewrite on
+ * The expectation a scenario has when it names none (docs/design.md, "The oracle: verdicts"): doublewrite on
  * recovers, on either cache mode. With a flush method that does not sync the doublewrite copies
  * before the home writes (O_DIRECT_NO_FSYNC on MariaDB 10.11), that claim holds only on a durable
  * cache, where a completed copy is durable; on a volatile cache the break is the written-up

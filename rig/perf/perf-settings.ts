@@ -2,7 +2,7 @@
  * The two settings `rig perf` and a `mode: perf` scenario compare: the same disk, profile,
  * filesystem and dataset, doublewrite on, and doublewrite off with 16 KiB atomic writes. Both run
  * on ext4 with 16 KiB bigalloc clusters, where every page write is 16 KiB-aligned on the device
- * (DESIGN.md), so doublewrite is the only difference.
+ * (docs/design.md, "The disk model"), so doublewrite is the only difference.
  */
 import type { ScenarioSettings } from '../results/types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Whether one cycle met its scenario's expectation (DESIGN.md, "The oracle"; the verdicts are
+ * Whether one cycle met its scenario's expectation (docs/design.md, "The oracle: verdicts"; the verdicts are
  * described in rig/cycle/judge.ts).
  * - recovers: only `restored` and `no-torn` hold; every other outcome contradicts it (a refusal,
  *   a crash, a hang, a failed shutdown, corruption, a lost commit).

@@ -17,7 +17,7 @@ t.test('campaigns/quick.yml: the three headline scenarios, 3 cycles each, small 
   }
 });
 
-t.test('campaigns/torn-pages.yml: atomic 16k with doublewrite off on five filesystems of DESIGN.md\'s alignment table', async (t) => {
+t.test('campaigns/torn-pages.yml: atomic 16k with doublewrite off on five filesystems of the alignment list in docs/design.md', async (t) => {
   const c = await loadCampaign('campaigns/torn-pages.yml');
   const atomic16k = c.scenarios.filter((s) => !s.settings.server.doublewrite && s.settings.disk.atomicUnit === 16384);
   t.same(atomic16k.map((s) => s.settings.disk.fs).sort(), ['ext4', 'ext4-bigalloc16k', 'xfs-bs16k', 'xfs-extsize16k', 'xfs-su16k']);

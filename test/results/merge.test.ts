@@ -7,7 +7,7 @@ import { runMerge, summaryLines } from '../../rig/cli/commands/merge.js';
 import { renderJunit } from '../../rig/results/junit.js';
 import { mergeResults } from '../../rig/results/merge.js';
 import { loadResults, openResults, type OpenedResults } from '../../rig/results/load-results.js';
-import { CYCLES_FILE, writeCycleRecords } from '../../rig/results/results-file.js';
+import { CYCLES_FILE, summaryOf, writeCycleRecords } from '../../rig/results/results-file.js';
 import type { CampaignResults, CycleRecord, ExploreState } from '../../rig/results/types.js';
 import { writeResultsFolder } from '../../rig/results/write-results.js';
 import { fakeRun } from '../fixtures/campaign-results.js';
@@ -206,4 +206,17 @@ t.test('a merged perf run with a shard short of its pairs is a rig error, as mis
   t.equal(merged.outcome, 'rig-error');
   t.equal(summaryLines(merged)[0], 'pa: perf (2/3 pairs; doublewrite off / on write QPS 1.40 (1.40-1.40))');
   t.equal(merged.perf!.length, 4);
+});
+
+t.test("a shard's summary names the scenarios none of its cycles belong to, instead of counting them held", async (t) => {
+  const campaign = await loadCampaign('campaigns/quick.yml');
+  const shard = fakeRun(campaign, { index: 1, count: 9 });
+  const lines = summaryLines(summaryOf(shard)).slice(0, -1);
+  const empty = shard.scenarios.filter((s) => s.cyclesPlanned === 0);
+  t.ok(empty.length > 0 && empty.length < shard.scenarios.length, `${empty.length} of ${shard.scenarios.length} scenarios have no cycle in shard 1/9`);
+  for (const s of shard.scenarios) {
+    const line = lines.find((l) => l.startsWith(`${s.name}: `));
+    if (s.cyclesPlanned === 0) t.equal(line, `${s.name}: ${s.expectation}: no cycle in shard 1/9`);
+    else t.match(line, new RegExp(`^${s.name}: ${s.expectation} \\S+ \\(\\d+/${s.cyclesPlanned} cycles`));
+  }
 });

@@ -52,6 +52,7 @@ function perfLine(s: ScenarioSummary, results: ResultsSummary): string {
 export function summaryLines(results: ResultsSummary): string[] {
   const lines = results.scenarios.map((s) => {
     if (s.settings.perf) return perfLine(s, results);
+    if (results.shard && s.cyclesPlanned === 0) return `${s.name}: ${s.expectation}: no cycle in shard ${results.shard.index}/${results.shard.count}`;
     const counts = Object.entries(s.verdictCounts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
     const state = s.blind ? 'BLIND' : contradictedCycles(s) > 0 ? 'FAILED' : s.vacuous ? 'VACUOUS' : s.held ? 'held' : 'rig error';
     const exercised = s.exercise ? `; ${describeExercise(s.exercise)}` : '';

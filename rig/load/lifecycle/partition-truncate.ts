@@ -2,7 +2,7 @@
  * `partition-truncate`: one partitioned table per client with four fixed partitions, filled and
  * truncated (TRUNCATE PARTITION), never added or dropped: every truncate gives a partition a new
  * tablespace and a new page 0, while the table's .par file stays as the prepared image made it.
- * The case a study of real power cuts (DESIGN.md) saw lose page 0.
+ * The case a published study of real power cuts saw lose page 0.
  */
 import { pickWeighted, type LifecycleKind, type LifecycleStep } from './lifecycle-step.js';
 import { createPartitioned, insertInto, MAX_ROWS_PER_PART, notCreatedByLoad, pick, truncatePartition } from './partitioned-table.js';
