@@ -9,12 +9,15 @@
  * run must equal: the same cycles and seeds in the same order, the same verdict classes, the same
  * scenarios. Each pod's disk registry is a host folder of its own (as a pod's /run is its own: a rig
  * judges the records it finds by their pids, and another pod's pids mean nothing in its own), so
- * a host `rig cleanup` can take away what a failed pod left. The examples' syntax and each index's command line: test/examples/ci-examples.test.ts.
+ * the test can see what a pod left: a pod's mounts and processes end with it, its loop device
+ * does not, and is detached here after a failed run. The pods carry a label of their own, not the
+ * rig's run label: a rig starting elsewhere on the engine removes a container with that label
+ * whose owner it cannot find, as it would a server a killed run left. The examples' syntax and each index's command line: test/examples/ci-examples.test.ts.
  */
 import t from 'tap';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type Dockerode from 'dockerode';
 import { Job } from 'kubernetes-models/batch/v1';
 import { contextFromEnv } from '../../rig/context.js';
@@ -23,11 +26,11 @@ import { dockerPaths } from '../../rig/docker/paths.js';
 import { loadResults } from '../../rig/results/load-results.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults, CycleRecord } from '../../rig/results/types.js';
-import { containerOutput, RUN_LABEL } from '../../rig/runtime/docker-container.js';
+import { containerOutput } from '../../rig/runtime/docker-container.js';
 import { loopBackingFile, mountsAtOrBelow } from '../../faults/system.js';
 import { k8sDocuments } from '../fixtures/ci-examples.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
-import { rig } from '../fixtures/rig-cli.js';
+import { execa } from 'execa';
 import { writeSmallCampaign } from '../fixtures/small-campaign.js';
 
 t.setTimeout(1_200_000);
@@ -43,10 +46,14 @@ for (const dir of [results, registry]) mkdirSync(dir);
 const campaign = writeSmallCampaign(base, 'nightly');
 writeFileSync(campaign, readFileSync(campaign, 'utf8').replace('cycles: 1', 'cycles: 2')); // a cycle for each of 4 shards
 
+const POD_LABEL = 'powercut-rig.test-pod';
+const podContainers = async (docker: Dockerode) => docker.listContainers({ all: true, filters: { label: [`${POD_LABEL}=${runId}`] } });
+
 const engine = await useDockerEngine(t, runId);
 t.teardown(async () => {
-  if (engine) for (const c of await engine.docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } })) await engine.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
-  for (const dir of readdirSync(registry)) await rig(['cleanup'], { RIG_REGISTRY_DIR: join(registry, dir) }); // whatever a failed pod left attached
+  if (engine) for (const c of await podContainers(engine.docker)) await engine.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+  // a pod removed mid-cycle leaves its loop device attached, on a file of a FUSE mount that died with it
+  for (const dev of recordedLoops()) await execa('losetup', ['-d', dev], { reject: false });
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -91,7 +98,7 @@ function podContainer(name: string, pod: PodSpec, env: Record<string, string>): 
     Cmd: container!.args ?? [],
     WorkingDir: container!.workingDir,
     Env: Object.entries({ ...Object.fromEntries((container!.env ?? []).map((e) => [e.name, e.value ?? ''])), ...env }).map(([k, v]) => `${k}=${v}`),
-    Labels: { [RUN_LABEL]: runId },
+    Labels: { [POD_LABEL]: runId },
     HostConfig: {
       ...(container!.securityContext?.privileged ? privileged() : { CapAdd: container!.securityContext?.capabilities?.add }),
       NetworkMode: 'none',
@@ -120,10 +127,12 @@ const ids = (r: CampaignResults) => r.cycles.map((c) => `${c.id} seed ${c.seed}`
 const verdictClass = (c: CycleRecord) => (c.verdict === 'rig-error' ? 'rig-error' : 'judged');
 /** Every pod's disk records, as POD/FILE. */
 const registryRecords = () => readdirSync(registry).flatMap((pod) => readdirSync(join(registry, pod)).filter((n) => n.endsWith('.json')).map((n) => join(pod, n)));
+/** The loop devices the pods' records name that are still attached to a file of the record's name. */
 const recordedLoops = () =>
   registryRecords()
-    .map((n) => (JSON.parse(readFileSync(join(registry, n), 'utf8')) as { loopDevice: string | null }).loopDevice)
-    .filter((dev): dev is string => !!dev && loopBackingFile(dev) !== null);
+    .map((n) => JSON.parse(readFileSync(join(registry, n), 'utf8')) as { loopDevice: string | null; device: string })
+    .filter((r) => r.loopDevice && loopBackingFile(r.loopDevice)?.endsWith(`/${basename(r.device)}`))
+    .map((r) => r.loopDevice!);
 
 if (engine) {
   t.test("the rig's image is built offline (or was already)", async (t) => {
@@ -183,6 +192,6 @@ if (engine) {
     t.same(mountsAtOrBelow(base), [], 'no mount left on the host');
     t.same(recordedLoops(), [], 'no loop device left attached');
     t.same(registryRecords(), [], 'no disk record left');
-    t.same(await engine.docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } }), [], 'no pod container left');
+    t.same(await podContainers(engine.docker), [], 'no pod container left');
   });
 }
