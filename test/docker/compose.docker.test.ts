@@ -5,12 +5,13 @@
  * MariaDB 11.8, not the host's), the docker one through the host's engine. Then a compose run
  * killed mid-cycle with `docker kill`, and `rig cleanup` on the host taking away what it left.
  * The test's project folder stands in for the project's top level (--project-directory): its
- * campaigns/ and reports/ are the ones the compose file mounts.
+ * campaigns/ and reports/ are the ones the compose file mounts. What a killed earlier run of this
+ * test left in its own project folder is cleaned first.
  */
 // runs alone: it counts every server container on the engine, and its `rig cleanup` must find only what its killed container left
 import t from 'tap';
 import { loadResults } from '../../rig/results/load-results.js';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -21,6 +22,7 @@ import { PACKAGE_ROOT } from '../../rig/paths.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { RUN_LABEL } from '../../rig/runtime/docker-container.js';
+import { currentOwner, formatOwner, ownerAlive, readOwner } from '../../rig/process-owner.js';
 import { loopBackingFile, mountsAtOrBelow } from '../../faults/system.js';
 import { useDockerEngine } from '../fixtures/docker-engine.js';
 import { ensureBuilt, plainEnv, processesNaming, rig } from '../fixtures/rig-cli.js';
@@ -30,7 +32,31 @@ import { ensureBuilt, plainEnv, processesNaming, rig } from '../fixtures/rig-cli
 t.setTimeout(1_200_000);
 
 const { workDir, cacheRoot } = contextFromEnv();
+const OWNER_FILE = 'owner'; // the test process that made a project folder (pid:start time)
+const SHARED_FILE = 'shared-mounts'; // the folders it bound on themselves, a line each
+
+/**
+ * What an earlier run of this test left when it was killed with its engine (a cut-off CI job): its
+ * disk stays mounted in its project folder and recorded in that folder's own registry, which the
+ * host's `rig cleanup` (make test's first step) does not read. Each such folder whose test process
+ * is gone is cleaned with its own registry and run folders, its binds undone, and removed.
+ */
+async function sweepKilledRuns(): Promise<void> {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('rig-compose-'))) {
+    const dir = join(tmpdir(), name);
+    const owner = existsSync(join(dir, OWNER_FILE)) ? readOwner(readFileSync(join(dir, OWNER_FILE), 'utf8')) : null;
+    if (!owner || ownerAlive(owner)) continue;
+    const swept = await rig(['cleanup'], { RIG_REGISTRY_DIR: join(dir, 'registry'), TMPDIR: join(dir, 'run') });
+    t.comment(`an earlier run's ${dir}: ${String(swept.stdout).split('\n').join('; ')}`);
+    const binds = existsSync(join(dir, SHARED_FILE)) ? readFileSync(join(dir, SHARED_FILE), 'utf8').split('\n').filter(Boolean) : [];
+    for (const bound of binds.reverse()) await execa('umount', ['-l', bound], { reject: false });
+    if (mountsAtOrBelow(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+  }
+}
+await sweepKilledRuns();
+
 const project = mkdtempSync(join(tmpdir(), 'rig-compose-'));
+writeFileSync(join(project, OWNER_FILE), formatOwner(currentOwner()));
 const projectName = `rig-compose-${process.pid}`;
 const registry = join(project, 'registry');
 const runDirs = join(project, 'run');
@@ -42,6 +68,7 @@ const shared: string[] = [];
 async function shareMount(dir: string): Promise<void> {
   const found = await execa('findmnt', ['-n', '-o', 'PROPAGATION', '--mountpoint', dir], { reject: false });
   if (found.stdout.trim().startsWith('shared')) return;
+  appendFileSync(join(project, SHARED_FILE), `${dir}\n`); // before the bind: a kill between leaves it named
   await execa('mount', ['--bind', dir, dir]);
   shared.push(dir);
   await execa('mount', ['--make-rshared', dir]);
