@@ -1,6 +1,6 @@
 /**
  * The lifecycle check after recovery: every table the load's lifecycle steps worked on (churn,
- * alter, partitions, partition-truncate, bulk) is read back and held against its ledger of acknowledged steps.
+ * alter, partitions, partition-truncate, bulk, survey-bait) is read back and held against its ledger of acknowledged steps.
  * Acknowledged steps whose effect is gone count as missing (like lost commits); a state no step
  * left, a table the server cannot read, an index that disagrees with its rows, or a table the SQL
  * layer and InnoDB disagree about are violations. A lost connection or the rig's own bad SQL throws.

@@ -5,7 +5,8 @@
  * `churn` creates, fills, truncates and drops tables, `alter` rebuilds a table and adds or drops a
  * secondary index, `partitions` adds, truncates and drops partitions, `partition-truncate` only
  * truncates and refills them, `bulk` inserts large batches that grow a file past its first
- * extents. The default is write-only alone.
+ * extents, `survey-bait` grows a table whose first rows MySQL's page-0 survey takes for compressed
+ * pages. The default is write-only alone.
  */
 import type { Rng } from '../../faults/prng.js';
 import { LOAD_KINDS, type LoadKind, type LoadMix } from '../results/load-kinds.js';

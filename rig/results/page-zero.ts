@@ -1,11 +1,12 @@
 /**
  * Pending writes on page 0 of a file-per-table tablespace (.ibd), the count the lifecycle loads
  * are for: all of them, and those on the tables the lifecycle kinds made (churn_c1_t1.ibd,
- * alter_c1.ibd, parts_c1#P#p0.ibd, ptrunc_c1#P#p0.ibd, bulk_c1.ibd: rig/load/lifecycle/).
+ * alter_c1.ibd, parts_c1#P#p0.ibd, ptrunc_c1#P#p0.ibd, bulk_c1.ibd, bait_c1.ibd: rig/load/lifecycle/;
+ * MySQL writes #p# for #P#).
  */
 import type { CycleRecord } from './types.js';
 
-const LIFECYCLE_FILE = /\/(churn|alter|parts|ptrunc|bulk)_c\d+(_t\d+)?(#P#p\d+)?\.ibd$/;
+const LIFECYCLE_FILE = /\/(churn|alter|parts|ptrunc|bulk|bait)_c\d+(_t\d+)?(#[Pp]#p\d+)?\.ibd$/;
 
 type WithPageZero = Pick<CycleRecord, 'pageZeroWrites'>;
 

@@ -370,7 +370,7 @@ export interface WriteOrderCheck {
 export const PHASES = ['prepare', 'load', 'cut', 'materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'] as const;
 export type Phase = (typeof PHASES)[number];
 
-/** The lifecycle steps (churn, alter, partitions, partition-truncate, bulk) held against the recovered tables (rig/checks/lifecycle.ts). */
+/** The lifecycle steps (churn, alter, partitions, partition-truncate, bulk, survey-bait) held against the recovered tables (rig/checks/lifecycle.ts). */
 export interface LifecycleSteps {
   acked: number; // steps acknowledged during the load
   missing: number; // acknowledged steps whose effect is gone after recovery

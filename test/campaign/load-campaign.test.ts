@@ -80,7 +80,7 @@ const rejected: [string, string, string][] = [
   ['a backend the disk lacks', oneScenario('disk: {backend: nbd}'), "scenarios[0].disk.backend: 'nbd' is not allowed here; use fuse or dm"],
   ['the dm backend on a durable cache', oneScenario('disk: {backend: dm, profile: essd}'), 'scenarios[0].disk.backend: --backend dm models a volatile write cache'],
   ['the dm backend in explore', oneScenario('mode: explore\ndisk: {backend: dm}'), 'scenarios[0].disk.backend: explore records every write through the FUSE helper; use --backend fuse for it'],
-  ['load mix with an unknown kind', oneScenario('load: {mix: [write-only, chrun]}'), "scenarios[0].load.mix: 'chrun' is not a load kind; did you mean churn? use write-only, churn, alter, partitions, partition-truncate or bulk"],
+  ['load mix with an unknown kind', oneScenario('load: {mix: [write-only, chrun]}'), "scenarios[0].load.mix: 'chrun' is not a load kind; did you mean churn? use write-only, churn, alter, partitions, partition-truncate, bulk or survey-bait"],
   ['load mix naming a kind twice', oneScenario('load: {mix: [churn, churn]}'), 'scenarios[0].load.mix: churn is named twice; name each kind once, e.g. [write-only, churn] or {write-only: 4, churn: 1}'],
   ['engine the rig does not run', oneScenario('server: {engine: myisam}'), "scenarios[0].server.engine: 'myisam' is not allowed here; use innodb or rocksdb"],
   ['RocksDB tables with sysbench, whose commits nobody counts', oneScenario('server: {engine: rocksdb}\nload: {kind: sysbench}'), "scenarios[0].load.kind: expect: commits-kept is judged on the builtin load's ledger of acknowledged commits, and sysbench keeps none (its PASS would prove nothing); use kind: builtin"],

@@ -26,8 +26,12 @@ async function rows(connection: Connection, sql: string, values: unknown[] = [])
 async function innodbNames(connection: Connection, schema: string, table: string): Promise<string[]> {
   const name = `${schema}/${table}`;
   const like = `${name.replace(/[\\_%]/g, (c) => `\\${c}`)}#P#%`;
-  const found = await rows(connection, 'SELECT NAME AS name FROM information_schema.INNODB_SYS_TABLES WHERE NAME = ? OR NAME LIKE ?', [name, like]);
-  return found.map((r) => String(r.name)).sort();
+  // MariaDB names the view INNODB_SYS_TABLES, MySQL 8.0 and later INNODB_TABLES (and writes #p# in lower case)
+  const view = (await rows(connection, "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME = 'INNODB_SYS_TABLES'")).length
+    ? 'INNODB_SYS_TABLES'
+    : 'INNODB_TABLES';
+  const found = await rows(connection, `SELECT NAME AS name FROM information_schema.${view} WHERE NAME = ? OR NAME LIKE ?`, [name, like]);
+  return found.map((r) => String(r.name).replace(/#p#/g, '#P#')).sort();
 }
 
 /** Partition names in order ('' for a table without partitions); [] when the SQL layer has no such table. */

@@ -11,6 +11,8 @@ const PAD = { narrow: "pad CHAR(60) NOT NULL DEFAULT ''", wide: "pad VARCHAR(100
 
 export interface TableShape {
   wide?: boolean;
+  /** A pad of raw bytes up to this length instead of text (VARBINARY). */
+  binaryPad?: number;
   /** RANGE partitions on id: each with its name and the id it stays below. */
   partitions?: Array<{ name: string; below: number }>;
 }
@@ -20,7 +22,8 @@ export function partitionSql(p: { name: string; below: number }): string {
 }
 
 export function createTableSql(table: string, shape: TableShape = {}): string {
-  const columns = `id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', ${shape.wide ? PAD.wide : PAD.narrow}`;
+  const pad = shape.binaryPad ? `pad VARBINARY(${shape.binaryPad}) NOT NULL DEFAULT ''` : shape.wide ? PAD.wide : PAD.narrow;
+  const columns = `id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', ${pad}`;
   const partitions = shape.partitions ? ` PARTITION BY RANGE (id) (${shape.partitions.map(partitionSql).join(', ')})` : '';
   return `CREATE TABLE ${table} (${columns}, PRIMARY KEY (id), KEY ${K_INDEX} (k)) ENGINE=InnoDB${partitions}`;
 }
