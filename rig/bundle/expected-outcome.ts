@@ -3,7 +3,9 @@
  * outcome class of the verdict, the log line that names the failure, the tables to check, the
  * commits acknowledged, the server and the image to run it in. The outcome classes are what a
  * server run shows without the rig's scans: it refuses to start, answers with a table that fails
- * CHECK TABLE, loses acknowledged commits, dies, hangs, or fails its clean shutdown.
+ * CHECK TABLE, loses acknowledged commits, dies, hangs, or fails its clean shutdown. A silent
+ * corruption shows through the pages it names: a torn page the server brought back older than the
+ * newest version written to it before the cut, read by its LSN once the server is down.
  */
 import type { LoadResult } from '../load/index.js';
 import { DEFAULT_SCHEMA } from '../load/dataset.js';
@@ -28,6 +30,18 @@ export function failureLine(record: CycleRecord): string {
   const event = events.find((e) => ['corruption', 'lsn-in-future', 'rocksdb-wal', 'error'].includes(e.kind)) ?? events.find((e) => e.kind === 'abort');
   if (!event) return '';
   return event.text.replace(/^.*?\[(?:ERROR|Error|Warning|Note|System)\]\s*/, '').trim();
+}
+
+/**
+ * The torn pages the rig saw restored to a version older than the newest written before the cut,
+ * as "file:page:newest LSN" (the file relative to the datadir): after a clean recovery, such a page
+ * with an LSN below that is the silent corruption again.
+ */
+export function stalePages(record: CycleRecord): string {
+  return record.tornPagesBefore
+    .filter((p) => p.validAfter === true && p.currentAfter === false && p.newestLsn !== null)
+    .map((p) => `${p.file.replace(/^\.\//, '')}:${p.page}:${p.newestLsn}`)
+    .join(' ');
 }
 
 /** The image a Docker user runs: the cycle's own, or for the host's MariaDB the offline image of the same Debian release. */
@@ -56,6 +70,8 @@ export function expectedEnv(record: CycleRecord, load: LoadResult | null): strin
     EXPECT_IMAGE: imageFor(record),
     SCHEMA: DEFAULT_SCHEMA,
     LEDGER: ledger,
+    EXPECT_PAGE_SIZE: String(record.settings.server.pageSize),
+    EXPECT_STALE_PAGES: stalePages(record),
   };
   const lines = Object.entries(vars).map(([k, v]) => `${k}=${shellQuote(v)}`);
   return `# What the rig saw (written by rig bundle from cycle.json); reproduce.sh reads it.\n${lines.join('\n')}\n`;

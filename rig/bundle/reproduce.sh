@@ -53,6 +53,12 @@ alive() {
   else kill -0 "$pid" 2>/dev/null; fi
 }
 log() { cat "$work/run/error.log" "$work/run/stderr.log" 2>/dev/null; }
+# The LSN in a page's header (bytes 16-23, big-endian) of FILE in the datadir copy, page PAGE.
+page_lsn() {
+  set -- $(od -An -tu1 -j $(($2 * ${EXPECT_PAGE_SIZE:-16384} + 16)) -N 8 "$work/datadir/$1" 2>/dev/null)
+  [ $# = 8 ] || return 1
+  echo $(( ($1 << 56) | ($2 << 48) | ($3 << 40) | ($4 << 32) | ($5 << 24) | ($6 << 16) | ($7 << 8) | $8 ))
+}
 
 started=refused
 waited=0
@@ -83,6 +89,7 @@ client() {
 
 saw=""
 failed_tables=""
+stale=""
 lost=""
 if [ "$started" = ready ]; then
   tables=$(client "SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '$SCHEMA' AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME" 2>&1); rc=$?
@@ -100,15 +107,21 @@ if [ "$started" = ready ]; then
   if [ -n "$container" ]; then docker stop -t 60 "$container" >/dev/null 2>&1; code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
   else kill -TERM "$pid"; wait "$pid"; code=$?; fi
   pid=""
+  # the pages the rig saw brought back older than their newest version: the same LSN check on this run's datadir
+  for spec in ${EXPECT_STALE_PAGES:-}; do
+    file=${spec%%:*}; rest=${spec#*:}; page=${rest%%:*}; newest=${rest#*:}
+    lsn=$(page_lsn "$file" "$page") || continue
+    [ "$lsn" -lt "$newest" ] && stale="$stale $file page $page: LSN $lsn, older than the $newest written before the cut;"
+  done
   if ! log | grep -q 'Shutdown complete'; then saw="crashed"; elif [ -n "$lost" ]; then saw="loses-commits"
-  elif [ -n "$failed_tables" ]; then saw="corrupts"; else saw="recovers"; fi
+  elif [ -n "$failed_tables" ] || [ -n "$stale" ]; then saw="corrupts"; else saw="recovers"; fi
   [ "$code" = 0 ] || [ "$saw" != recovers ] || saw="shutdown-crash"
 else
   saw=$([ "$started" = hung ] && echo hangs || echo refuses)
 fi
 
 say "the rig saw:       $EXPECT_OUTCOME ($EXPECT_VERDICT): $EXPECT_REASON"
-say "this run saw:      $saw${failed_tables:+ (CHECK TABLE failed on$failed_tables)}${lost:+ (lost commits:$lost)}"
+say "this run saw:      $saw${failed_tables:+ (CHECK TABLE failed on$failed_tables)}${lost:+ (lost commits:$lost)}${stale:+ (torn pages brought back old:$stale)}"
 if [ -n "$EXPECT_LOG" ]; then
   matched=$(log | grep -E "$EXPECT_LOG" | head -3)
   say "the rig's log line: $EXPECT_LOG_TEXT"

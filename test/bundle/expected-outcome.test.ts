@@ -7,8 +7,11 @@
  */
 import t from 'tap';
 import { execa } from 'execa';
-import { expectedEnv, failureLine, imageFor, literalPattern } from '../../rig/bundle/expected-outcome.js';
-import { portableOptions } from '../../rig/bundle/write-bundle.js';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectedEnv, failureLine, imageFor, literalPattern, stalePages } from '../../rig/bundle/expected-outcome.js';
+import { portableOptions, REPRODUCE_SCRIPT } from '../../rig/bundle/write-bundle.js';
 import type { LoadResult } from '../../rig/load/index.js';
 import type { CycleRecord } from '../../rig/results/types.js';
 import { localScenario } from '../fixtures/local-scenario.js';
@@ -61,4 +64,59 @@ t.test("the server's options as the rig passes them, without what the script set
   t.ok(options.includes('--innodb-doublewrite=ON'));
   t.ok(options.includes('--skip-networking'));
   t.notOk(options.some((o) => /^--(no-defaults|datadir|socket|pid-file|tmpdir|user|log-error)\b/.test(o)), options.join(' '));
+});
+
+/** A torn page the rig saw brought back older than its newest version (docs/findings/mysql-stale-dblwr-copy.md). */
+const staleRecord = (): CycleRecord => {
+  const r = record('silent-corruption', { errorLog: { excerpt: '', events: [] } });
+  const page = { file: './undo_002', space: 4294967278, page: 3, unitsNew: [true, true, true, false], writes: 1, durableLsn: 36520579, newestLsn: 37022671, invalidBefore: 'lsn-mismatch', validAfter: true, lsnAfter: 36520579, currentAfter: false, attribution: 'doublewrite' };
+  const current = { ...page, file: './sbtest/sbtest1.ibd', page: 9, lsnAfter: 37022671, currentAfter: true };
+  return { ...r, tornPagesBefore: [page, current] as unknown as CycleRecord['tornPagesBefore'] };
+};
+
+t.test('a silent corruption: the pages brought back old, with the LSN their newest version had', async (t) => {
+  t.equal(stalePages(staleRecord()), 'undo_002:3:37022671', 'the current page is not named; the file is relative to the datadir');
+  t.equal(stalePages(record('reported-corruption')), '');
+  const shown = await execa('sh', ['-c', `${expectedEnv(staleRecord(), null)}\nprintf '%s|%s|%s' "$EXPECT_OUTCOME" "$EXPECT_PAGE_SIZE" "$EXPECT_STALE_PAGES"`]);
+  t.equal(shown.stdout, 'corrupts|16384|undo_002:3:37022671');
+});
+
+/**
+ * reproduce.sh's own logic on a silent corruption, with a stand-in for the server that comes up,
+ * answers no table and shuts down cleanly (the server's side is the docker and shrink tests'):
+ * the page's LSN, read from the datadir copy after the run, below its newest version's is the
+ * failure again (exit 1); at or above it, a clean recovery (exit 0).
+ */
+t.test("reproduce.sh reads a stale page's LSN after a clean run: older is reproduced, newer is recovered", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-reproduce-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const server = join(dir, 'server');
+  writeFileSync(server, [
+    '#!/bin/sh',
+    'for a; do case $a in --log-error=*) log=${a#--log-error=};; esac; done',
+    'trap \'echo "Shutdown complete" >> "$log"; exit 0\' TERM',
+    'echo "ready for connections" >> "$log"',
+    'while :; do sleep 0.1; done',
+  ].join('\n') + '\n');
+  writeFileSync(join(dir, 'client'), '#!/bin/sh\nexit 0\n');
+  chmodSync(server, 0o755);
+  chmodSync(join(dir, 'client'), 0o755);
+  const bundle = join(dir, 'bundle');
+  mkdirSync(join(bundle, 'datadir'), { recursive: true });
+  copyFileSync(REPRODUCE_SCRIPT, join(bundle, 'reproduce.sh'));
+  writeFileSync(join(bundle, 'expected.env'), expectedEnv(staleRecord(), null));
+  writeFileSync(join(bundle, 'server-options.txt'), '');
+  const run = async (lsn: bigint) => {
+    const file = Buffer.alloc(4 * 16384);
+    file.writeBigUInt64BE(lsn, 3 * 16384 + 16);
+    writeFileSync(join(bundle, 'datadir', 'undo_002'), file);
+    return execa('sh', ['./reproduce.sh'], { cwd: bundle, env: { PATH: '/usr/bin:/bin', MYSQLD: server, MYSQL_CLIENT: join(dir, 'client') }, extendEnv: false, reject: false });
+  };
+  const old = await run(36520579n);
+  t.equal(old.exitCode, 1, old.stdout);
+  t.match(old.stdout, /this run saw: +corrupts \(torn pages brought back old: undo_002 page 3: LSN 36520579, older than the 37022671 written before the cut;\)/);
+  t.match(old.stdout, /REPRODUCED/);
+  const current = await run(37022700n);
+  t.equal(current.exitCode, 0, current.stdout);
+  t.match(current.stdout, /recovered cleanly/);
 });
