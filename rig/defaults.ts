@@ -74,6 +74,7 @@ export const DEFAULT_PERF = {
   bufferPool: '32M',
   size: '1G',
   randSpecPct: 15,
+  flushing: 'stock', // the server's own page flushing: what doublewrite costs as users run servers
 } as const;
 
 export const DEFAULT_RUNTIME: ScenarioSettings['runtime'] = 'local';

@@ -30,7 +30,8 @@ function spreadText(r: RatioSpread): string {
 
 function benefitText(perf: ScenarioSummary, ratios: PairRatios): Html {
   if (!ratios.writeQps) return html`<b>write QPS: not measured</b>${ratios.failed ? html` <span class="sub">(${ratios.failed} pair${ratios.failed === 1 ? '' : 's'} failed)</span>` : null}`;
-  return html`<b>write QPS: ${formatChange(ratios.writeQps.median)} on profile ${perf.settings.disk.profile}</b>
+  const flushing = perf.settings.server.flushing ?? 'eager';
+  return html`<b>write QPS: ${formatChange(ratios.writeQps.median)} on profile ${perf.settings.disk.profile}, ${flushing} flushing</b>
 <div class="sub">write QPS ${spreadText(ratios.writeQps)}; TPS ${spreadText(ratios.tps!)}; p99 latency ${spreadText(ratios.p99Ms!)}${ratios.failed ? `; ${ratios.failed} pair(s) failed` : ''}</div>`;
 }
 

@@ -20,6 +20,7 @@ export function settingsSummary(s: ScenarioSettings): string {
     s.disk.fs,
     `page ${formatUnit(s.server.pageSize)}`,
     s.server.flushMethod,
+    s.server.flushing ? `${s.server.flushing} flushing` : null,
     s.runtime === 'docker' ? `docker ${s.image ?? ''}`.trim() : null,
   ].filter(Boolean).join(' · ');
 }

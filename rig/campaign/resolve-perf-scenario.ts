@@ -41,6 +41,7 @@ export function resolvePerfScenario(defaults: ScenarioFields, scenario: ParsedSc
       pageSize: server.pageSize ?? DEFAULT_SERVER.pageSize,
       bufferPool: formatSize(server.bufferPool ?? readSize(DEFAULT_PERF.bufferPool)!),
       redoSize: server.redoSize === undefined ? DEFAULT_SERVER.redoSize : formatSize(server.redoSize),
+      flushing: server.flushing ?? DEFAULT_PERF.flushing,
     },
     disk: {
       profile: disk.profile?.name ?? DEFAULT_DISK.profile,

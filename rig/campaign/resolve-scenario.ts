@@ -29,6 +29,7 @@ export function resolveScenario(defaults: ScenarioFields, scenario: ParsedScenar
       pageSize: server.pageSize ?? DEFAULT_SERVER.pageSize,
       bufferPool: server.bufferPool === undefined ? DEFAULT_SERVER.bufferPool : formatSize(server.bufferPool),
       redoSize: server.redoSize === undefined ? DEFAULT_SERVER.redoSize : formatSize(server.redoSize),
+      ...(server.flushing ? { flushing: server.flushing } : {}),
     },
     disk: {
       profile: disk.profile?.name ?? DEFAULT_DISK.profile,

@@ -9,7 +9,7 @@ import { show, type Checked } from '../../faults/checked.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { checkAtomicUnit, checkSize } from '../../faults/sizes.js';
 import { readDeviceProfile } from '../../faults/device-profile.js';
-import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES } from '../results/types.js';
+import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, FLUSHINGS, RUNTIMES } from '../results/types.js';
 import { FINDING_IDS } from '../results/finding-ids.js';
 import { EVIDENCE_REASONS } from './evidence-policy.js';
 import { checkCampaignTrigger, checkDoublewrite, checkPageSize } from './field-parsers.js';
@@ -58,6 +58,7 @@ export const serverSchema = section({
   pageSize: field(checkPageSize).optional(),
   bufferPool: field((v) => checkSize(v, 2 * 1024 * 1024, '64M')).optional(),
   redoSize: field((v) => checkSize(v, 4 * 1024 * 1024, '96M')).optional(),
+  flushing: z.enum(FLUSHINGS).optional(),
 });
 
 export const diskSchema = section({

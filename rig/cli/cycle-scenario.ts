@@ -18,7 +18,7 @@ import type { PlannedScenario } from '../campaign/types.js';
 import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_PERF, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
 import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
-import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
+import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, FLUSHINGS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
 
 interface ScenarioFlag {
   key: string; // the campaign key it sets, relative to the scenario
@@ -37,6 +37,7 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'server.flushMethod', flag: '--flush-method <method>', help: `innodb_flush_method: ${oneOf(FLUSH_METHODS)}`, shown: server.flushMethod },
   { key: 'server.bufferPool', flag: '--buffer-pool <size>', help: 'innodb_buffer_pool_size', shown: server.bufferPool },
   { key: 'server.redoSize', flag: '--redo-size <size>', help: 'innodb_log_file_size (MySQL 8.0.30+: innodb_redo_log_capacity)', shown: server.redoSize },
+  { key: 'server.flushing', flag: '--flushing <how>', help: `page flushing: ${oneOf(FLUSHINGS)} (eager: max_dirty_pages_pct=5, io_capacity=2000, page writes in flight within seconds; stock: the server's defaults)`, shown: 'eager' },
   { key: 'disk.profile', flag: '--profile <name|file>', help: `device profile: its write cache and timing, ${oneOf(shippedProfileNames())} (faults/profiles/) or a profile file`, shown: disk.profile },
   { key: 'disk.atomic', flag: '--atomic <unit>', help: `atomic write unit of the disk: ${oneOf(ATOMIC_UNITS.map(showSize))}`, shown: showSize(disk.atomicUnit) },
   { key: 'disk.fs', flag: '--fs <fs>', help: `filesystem: ${oneOf(DATADIR_FILESYSTEMS)}`, shown: disk.fs },

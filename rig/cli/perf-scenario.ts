@@ -18,6 +18,7 @@ export interface PerfFlags {
   image?: string;
   engine?: string;
   bufferPool?: string;
+  flushing?: string; // eager or stock (the default)
   tables?: string;
   rows?: string;
   connections?: string; // sysbench threads
@@ -27,8 +28,8 @@ export interface PerfFlags {
 }
 
 function settingsFor(flags: PerfFlags, profile: string | undefined): ScenarioSettings {
-  const { runtime, image, engine, bufferPool, tables, rows, connections, seconds } = flags;
-  return scenarioFromFlags({ profile, runtime, image, engine, bufferPool, tables, rows, connections, seconds }, 'perf').scenario.settings;
+  const { runtime, image, engine, bufferPool, flushing, tables, rows, connections, seconds } = flags;
+  return scenarioFromFlags({ profile, runtime, image, engine, bufferPool, flushing, tables, rows, connections, seconds }, 'perf').scenario.settings;
 }
 
 /** The doublewrite pair on one profile: `rig perf` before it took an axis, and a campaign's perf scenario. */

@@ -22,11 +22,12 @@ import { diskOptionsFor } from './disk-options.js';
 export function preparedImageKey(settings: ScenarioSettings, serverVersion: string): string {
   const lifecycle = preparedTablesBasis(settings.load.mix, settings.load.connections);
   // InnoDB tables keep the key images were built under before the engine was a setting
-  const { engine, ...innodbServer } = settings.server;
+  // and flushing, which changes how the server writes pages, not what the prepared dataset holds
+  const { engine, flushing: _flushing, ...innodbServer } = settings.server;
   const basis = {
     fs: settings.disk.fs,
     sizeBytes: settings.disk.sizeBytes,
-    server: engine === 'innodb' ? innodbServer : settings.server,
+    server: engine === 'innodb' ? innodbServer : { engine, ...innodbServer },
     dataset: { tables: settings.load.tables, rows: settings.load.rows },
     runtime: settings.runtime,
     image: settings.image ?? null,

@@ -14,10 +14,16 @@ function figures(record: PerfRecord): PerfFigure[] {
   return record.ratios.readQps ? ['writeQps', 'readQps', 'tps', 'p99Ms'] : ['writeQps', 'tps', 'p99Ms'];
 }
 
+/** Which page flushing the runs had: a perf ratio says as much about it as about the device. */
+export function flushingText(record: PerfRecord): string {
+  const flushing = record.settings[record.compare.a]?.server.flushing ?? 'eager';
+  return flushing === 'stock' ? "stock flushing (the server's defaults)" : 'eager flushing (max_dirty_pages_pct=5, lwm 1, io_capacity=2000)';
+}
+
 function heading(record: PerfRecord): string {
   const { compare, workload } = record;
   const where = compare.axis === 'profile' ? `profiles ${compare.a} and ${compare.b}` : `profile ${record.profile.name}`;
-  return `${compare.axis} ${compare.a} against ${compare.b}, ${where}, ${record.versions.server}, ${workload.test}, ${workload.seconds} s a run, ${workload.connections} threads, ${workload.tables} x ${workload.rows} rows`;
+  return `${compare.axis} ${compare.a} against ${compare.b}, ${where}, ${record.versions.server}, ${workload.test}, ${workload.seconds} s a run, ${workload.connections} threads, ${workload.tables} x ${workload.rows} rows, ${flushingText(record)}`;
 }
 
 /** "engine rocksdb / innodb on profile nvme, oltp_read_write, median of 3 pairs: TPS +21%, ..., p99 latency x0.45" */
@@ -28,7 +34,8 @@ export function comparisonLine(record: PerfRecord): string {
     const r = record.ratios[f]!;
     return f === 'p99Ms' ? `${figureName(f)} x${r.median.toFixed(2)}` : `${figureName(f)} ${formatChange(r.median)}`;
   });
-  return `${compare.axis} ${compare.b} / ${compare.a} on ${where}, ${record.workload.test}, median of ${record.ratios.tps.pairs.length} pairs: ${changes.join(', ')}`;
+  const flushing = record.settings[compare.a]?.server.flushing ?? 'eager';
+  return `${compare.axis} ${compare.b} / ${compare.a} on ${where}, ${flushing} flushing, ${record.workload.test}, median of ${record.ratios.tps.pairs.length} pairs: ${changes.join(', ')}`;
 }
 
 export function formatPerfSummary(record: PerfRecord): string {

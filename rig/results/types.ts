@@ -36,6 +36,13 @@ export type Expectation = (typeof EXPECTATIONS)[number];
 
 /** The innodb_flush_method values a scenario may run (the server's unsafe nosync and littlesync are left out). */
 export const FLUSH_METHODS = ['O_DIRECT', 'O_DIRECT_NO_FSYNC', 'fsync', 'O_DSYNC'] as const;
+/**
+ * How hard the page cleaner is driven. eager: innodb_max_dirty_pages_pct=5 (its low-water mark 1)
+ * and innodb_io_capacity=2000, so batches of page writes are in flight within seconds of load,
+ * where a cut can find them; stock: the server's own defaults, as a production server runs.
+ */
+export const FLUSHINGS = ['eager', 'stock'] as const;
+export type Flushing = (typeof FLUSHINGS)[number];
 export type FlushMethod = (typeof FLUSH_METHODS)[number];
 
 /** The innodb_page_size values the server supports, in bytes. */
@@ -57,6 +64,8 @@ export interface ServerSettings {
   pageSize: number; // innodb_page_size in bytes
   bufferPool: string; // innodb_buffer_pool_size, e.g. 64M
   redoSize: string; // innodb_log_file_size, or MySQL 8.0.30+'s innodb_redo_log_capacity, e.g. 96M
+  /** Page flushing (FLUSHINGS); absent: eager, as every crash cycle runs. `rig perf` runs stock unless told. */
+  flushing?: Flushing;
 }
 
 export interface DiskSettings {

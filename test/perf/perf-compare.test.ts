@@ -108,14 +108,21 @@ function record(compare: PerfRecord['compare'], runs: PerfRun[], test: PerfRecor
 t.test('the doublewrite summary keeps its lines', async (t) => {
   const text = formatPerfSummary(record({ axis: 'doublewrite', a: 'on', b: 'off' }, [run(1, 'on', 100, 40), run(1, 'off', 150, 20)], 'oltp_write_only'));
   const lines = text.split('\n');
-  t.match(lines[0], /^doublewrite on against off, profile nvme, mariadbd 11\.8\.9-MariaDB, oltp_write_only, 30 s a run, 32 threads, 16 x 25000 rows$/);
+  t.match(lines[0], /^doublewrite on against off, profile nvme, mariadbd 11\.8\.9-MariaDB, oltp_write_only, 30 s a run, 32 threads, 16 x 25000 rows, eager flushing \(max_dirty_pages_pct=5, lwm 1, io_capacity=2000\)$/, 'a record that names no flushing had eager flushing');
   t.equal(lines[1], '  1 doublewrite on   write QPS 400.0  TPS 100.0  p99 40.00 ms');
   t.equal(lines[2], '  1 doublewrite off  write QPS 600.0  TPS 150.0  p99 20.00 ms');
   t.equal(lines[3], 'doublewrite off / on write QPS: 1.500 (min 1.500, max 1.500, 1 pairs)');
   t.equal(lines[4], 'doublewrite off / on TPS: 1.500 (min 1.500, max 1.500, 1 pairs)');
   t.equal(lines[5], 'doublewrite off / on p99 latency: 0.500 (min 0.500, max 0.500, 1 pairs)');
-  t.equal(lines[6], 'doublewrite off / on on profile nvme, oltp_write_only, median of 1 pairs: write QPS +50%, TPS +50%, p99 latency x0.50');
+  t.equal(lines[6], 'doublewrite off / on on profile nvme, eager flushing, oltp_write_only, median of 1 pairs: write QPS +50%, TPS +50%, p99 latency x0.50');
   t.equal(lines.length, 7);
+});
+
+t.test("stock flushing, rig perf's default, is named in the heading and the comparison line", async (t) => {
+  const r = record({ axis: 'doublewrite', a: 'on', b: 'off' }, [run(1, 'on', 100, 40), run(1, 'off', 130, 30)], 'oltp_write_only');
+  r.settings = { on: { server: { flushing: 'stock' } } as PerfRecord['settings'][string] };
+  t.match(formatPerfSummary(r).split('\n')[0], /, stock flushing \(the server's defaults\)$/);
+  t.match(comparisonLine(r), /^doublewrite off \/ on on profile nvme, stock flushing, oltp_write_only, median of 1 pairs: write QPS \+30%/);
 });
 
 t.test('a read-write comparison of profiles adds read QPS and names the engine', async (t) => {
@@ -126,7 +133,7 @@ t.test('a read-write comparison of profiles adds read QPS and names the engine',
   t.match(text, /^profile nvme against pmem, profiles nvme and pmem, /);
   t.match(text, /^ {2}1 profile pmem  write QPS 484\.0 {2}read QPS 1694\.0 {2}TPS 121\.0 {2}p99 20\.00 ms$/m);
   t.match(text, /^profile pmem \/ nvme read QPS: 1\.210 \(min 1\.100, max 1\.300, 3 pairs\)$/m);
-  t.equal(comparisonLine(r), 'profile pmem / nvme on engine rocksdb, oltp_read_write, median of 3 pairs: write QPS +21%, read QPS +21%, TPS +21%, p99 latency x0.50');
+  t.equal(comparisonLine(r), 'profile pmem / nvme on engine rocksdb, eager flushing, oltp_read_write, median of 3 pairs: write QPS +21%, read QPS +21%, TPS +21%, p99 latency x0.50');
 });
 
 t.test("sysbench's reads and the workload's test", async (t) => {

@@ -66,11 +66,14 @@ t.test('the pair differs in doublewrite only, on the aligned filesystem with 16k
   t.match(pair.on.disk, { fs: 'ext4-bigalloc16k', atomicUnit: 16384, profile: 'essd', model: { cache: 'durable' } });
   t.match(pair.on.load, { kind: 'sysbench', connections: 32, tables: 16, rows: 25000 });
   t.equal(pair.on.server.bufferPool, '32M');
+  t.equal(pair.on.server.flushing, 'stock', "the server's own page flushing unless told");
+  t.equal(perfSettings({ flushing: 'eager' }).off.server.flushing, 'eager', '--flushing eager: the cycles\' flushing');
   t.match(perfSettings({ connections: '8', tables: '2', rows: '100', bufferPool: '64M' }).off, { load: { connections: 8, tables: 2, rows: 100 }, server: { bufferPool: '64M' }, disk: { profile: 'local' } });
   for (const [flags, message] of [
     [{ profile: 'floppy' }, /--profile: 'floppy'/],
     [{ connections: '0' }, /--connections/],
     [{ rows: 'many' }, /--rows/],
+    [{ flushing: 'lazy' }, /--flushing/],
   ] as const) {
     let caught: unknown = null;
     try {

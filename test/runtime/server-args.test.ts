@@ -10,6 +10,17 @@ const mariadb118 = serverIdentity('11.8.9-MariaDB-0+deb13u1');
 const mysql = serverIdentity('8.4.3');
 const layout = { datadir: '/m/data', socketPath: '/r/mysqld.sock', pidFile: '/r/mysqld.pid', tmpdir: '/r' };
 
+t.test('page flushing: eager unless stock is asked for, and stock leaves the server its own defaults', async (t) => {
+  const eager = ['--innodb-max-dirty-pages-pct=5', '--innodb-max-dirty-pages-pct-lwm=1', '--innodb-io-capacity=2000'];
+  for (const given of [settings, { ...settings, flushing: 'eager' as const }]) {
+    const args = innodbArgs(given, mariadb1011);
+    t.same(eager.filter((a) => args.includes(a)), eager, `${given.flushing ?? 'absent'}: eager`);
+  }
+  const stock = innodbArgs({ ...settings, flushing: 'stock' }, mysql);
+  t.same(stock.filter((a) => /max-dirty|io-capacity/.test(a)), [], 'stock: no flushing option');
+  t.ok(stock.includes('--innodb-flush-log-at-trx-commit=1'), 'stock: commits still durable');
+});
+
 t.test('server command line: no option files, socket only, the scenario and honest flushing', async (t) => {
   const args = serverArgs(layout, settings, mariadb1011);
   t.equal(args[0], '--no-defaults', 'must come first');

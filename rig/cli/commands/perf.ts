@@ -31,11 +31,11 @@ import { runAction } from '../run-action.js';
 
 /** perf's own defaults in the help text, where they differ from a cycle's. */
 function perfShown(key: string): { shown?: string; help?: string } {
-  const shown: Record<string, string> = { 'server.bufferPool': DEFAULT_PERF.bufferPool, 'load.connections': String(DEFAULT_PERF.connections), 'load.tables': String(DEFAULT_PERF.tables), 'load.rows': String(DEFAULT_PERF.rows) };
+  const shown: Record<string, string> = { 'server.bufferPool': DEFAULT_PERF.bufferPool, 'server.flushing': DEFAULT_PERF.flushing, 'load.connections': String(DEFAULT_PERF.connections), 'load.tables': String(DEFAULT_PERF.tables), 'load.rows': String(DEFAULT_PERF.rows) };
   return key === 'load.connections' ? { shown: shown[key]!, help: 'sysbench threads' } : shown[key] ? { shown: shown[key] } : {};
 }
 
-const TAKEN = ['--engine', '--profile', '--runtime', '--image', '--buffer-pool', '--connections', '--tables', '--rows'];
+const TAKEN = ['--engine', '--profile', '--runtime', '--image', '--buffer-pool', '--flushing', '--connections', '--tables', '--rows'];
 
 function whole(text: string | undefined, fallback: number, flag: string, least: number): number {
   if (text === undefined) return fallback;
