@@ -6,6 +6,7 @@
  */
 import { pairRatios, safetyScenarios, type PairRatios } from '../../rig/perf/pair-ratios.js';
 import { formatChange, type RatioSpread } from '../../rig/perf/ratio-spread.js';
+import { flushingOf } from '../../rig/perf/perf-settings.js';
 import type { ScenarioSummary } from '../../rig/results/types.js';
 import type { BriefedResults } from '../../rig/results/cycle-brief.js';
 import { html, anchorId, type Html } from '../html.js';
@@ -30,8 +31,7 @@ function spreadText(r: RatioSpread): string {
 
 function benefitText(perf: ScenarioSummary, ratios: PairRatios): Html {
   if (!ratios.writeQps) return html`<b>write QPS: not measured</b>${ratios.failed ? html` <span class="sub">(${ratios.failed} pair${ratios.failed === 1 ? '' : 's'} failed)</span>` : null}`;
-  const flushing = perf.settings.server.flushing ?? 'eager';
-  return html`<b>write QPS: ${formatChange(ratios.writeQps.median)} on profile ${perf.settings.disk.profile}, ${flushing} flushing</b>
+  return html`<b>write QPS: ${formatChange(ratios.writeQps.median)} on profile ${perf.settings.disk.profile}, ${flushingOf(perf.settings)} flushing</b>
 <div class="sub">write QPS ${spreadText(ratios.writeQps)}; TPS ${spreadText(ratios.tps!)}; p99 latency ${spreadText(ratios.p99Ms!)}${ratios.failed ? `; ${ratios.failed} pair(s) failed` : ''}</div>`;
 }
 

@@ -6,6 +6,7 @@ import type { PerfRecord } from './perf-record.js';
 import type { PerfPairRecord } from '../results/perf-pair-record.js';
 import { figureName, ratioName, type PerfFigure } from './ratio-name.js';
 import { formatChange, type RatioSpread } from './ratio-spread.js';
+import { flushingOf } from './perf-settings.js';
 
 const spread = (r: RatioSpread): string => `${r.median.toFixed(3)} (min ${r.min.toFixed(3)}, max ${r.max.toFixed(3)}, ${r.pairs.length} pairs)`;
 
@@ -16,8 +17,7 @@ function figures(record: PerfRecord): PerfFigure[] {
 
 /** Which page flushing the runs had: a perf ratio says as much about it as about the device. */
 export function flushingText(record: PerfRecord): string {
-  const flushing = record.settings[record.compare.a]?.server.flushing ?? 'eager';
-  return flushing === 'stock' ? "stock flushing (the server's defaults)" : 'eager flushing (max_dirty_pages_pct=5, lwm 1, io_capacity=2000)';
+  return flushingOf(record.settings[record.compare.a]) === 'stock' ? "stock flushing (the server's defaults)" : 'eager flushing (max_dirty_pages_pct=5, lwm 1, io_capacity=2000)';
 }
 
 function heading(record: PerfRecord): string {
@@ -34,8 +34,7 @@ export function comparisonLine(record: PerfRecord): string {
     const r = record.ratios[f]!;
     return f === 'p99Ms' ? `${figureName(f)} x${r.median.toFixed(2)}` : `${figureName(f)} ${formatChange(r.median)}`;
   });
-  const flushing = record.settings[compare.a]?.server.flushing ?? 'eager';
-  return `${compare.axis} ${compare.b} / ${compare.a} on ${where}, ${flushing} flushing, ${record.workload.test}, median of ${record.ratios.tps.pairs.length} pairs: ${changes.join(', ')}`;
+  return `${compare.axis} ${compare.b} / ${compare.a} on ${where}, ${flushingOf(record.settings[compare.a])} flushing, ${record.workload.test}, median of ${record.ratios.tps.pairs.length} pairs: ${changes.join(', ')}`;
 }
 
 export function formatPerfSummary(record: PerfRecord): string {

@@ -20,7 +20,8 @@ import { dockerPaths } from '../../rig/docker/paths.js';
 import { contextFromEnv } from '../../rig/context.js';
 import { FINDINGS } from '../../rig/findings/catalog.js';
 import { readRecordedData } from '../../faults/recording.js';
-import { baitPad } from '../../rig/load/lifecycle/survey-bait.js';
+import { baitPad, NO_CHECKSUM_MAGIC } from '../../rig/load/lifecycle/survey-bait.js';
+import { FIL_PAGE_INDEX, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE } from '../../rig/pages/page-format.js';
 import type { ScenarioSettings, ServerSettings } from '../../rig/results/types.js';
 import { createDockerRuntime } from '../../rig/runtime/docker.js';
 import { shippedProfile } from '../../faults/device-profile.js';
@@ -33,15 +34,14 @@ const image = 'powercut-rig/mysql-offline:9.7';
 const runId = `mysql-survey-test-${process.pid}`;
 const work = mkdtempSync(join(tmpdir(), 'rig-survey-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
-/** FIL_PAGE_TYPE_FSP_HDR and FIL_PAGE_INDEX. */
+/** FIL_PAGE_TYPE_FSP_HDR: page 0 of a tablespace. */
 const FSP_HDR = 8;
-const INDEX = 17855;
 const PS = 16384;
 /** The smallest page size MySQL's survey tries that a bait slice passes at. */
 const SLICE = 2048;
-const MAGIC = 0xdeadbeef;
+const MAGIC = NO_CHECKSUM_MAGIC.readUInt32BE(0);
 /** What a bait slice's bytes 34-37, where a page keeps its space id, read: the pattern from its third byte. */
-const BAIT_SPACE = baitPad(38).readUInt32BE(34);
+const BAIT_SPACE = baitPad(FIL_PAGE_SPACE_ID + 4).readUInt32BE(FIL_PAGE_SPACE_ID);
 
 const server: ServerSettings = { engine: 'innodb', doublewrite: true, flushMethod: 'O_DIRECT', pageSize: 16384, bufferPool: '64M', redoSize: '96M' };
 const LOCAL = shippedProfile('local');
@@ -62,34 +62,41 @@ if (engine) {
   t.test('a torn page 0 of a bait table: the survey names the bait bytes and MySQL stops; an sbtest page 0 torn alike comes back', async (t) => {
     const rec = await recordOnce(settings, 1, join(work, 'recording'), PREPARED_CACHE, runtime);
     const home = homeWrites(rec);
-    // what each home write holds, by content: where a 2 KiB slice of a bait table's page starts with
-    // the magic (pages 1-7, the first 64 slices the 2 KiB survey reads), or sbtest rows
+    // what each home write holds, by content: the space ids the 2 KiB survey would read from its
+    // slices that start with the magic (pages 1-7: the first 64 slices it reads), or sbtest rows
     const fd = openSync(rec.run.recordingPath, 'r');
+    const sbtestSpaces = new Set<number>();
     const held = rec.barriers.writes.map((w) => {
       if (w.length !== PS || inRanges(w, rec.copyRanges)) return null;
       const data = readRecordedData(fd, w);
-      const [space, number, type] = [data.readUInt32BE(34), data.readUInt32BE(4), data.readUInt16BE(24)];
-      const slices = type === INDEX && number > 0 && number < 8 ? Array.from({ length: PS / SLICE - 1 }, (_, i) => data.readUInt32BE((i + 1) * SLICE)) : [];
-      return { space, number, baited: slices.includes(MAGIC), sbtest: type === INDEX && /\d{11}-\d{11}-\d{11}/.test(data.toString('latin1')) };
+      const [space, number, type] = [data.readUInt32BE(FIL_PAGE_SPACE_ID), data.readUInt32BE(FIL_PAGE_OFFSET), data.readUInt16BE(FIL_PAGE_TYPE)];
+      if (type !== FIL_PAGE_INDEX) return null;
+      if (!sbtestSpaces.has(space) && /\d{11}-\d{11}-\d{11}/.test(data.toString('latin1'))) sbtestSpaces.add(space);
+      if (number === 0 || number >= 8) return null;
+      const named = Array.from({ length: PS / SLICE - 1 }, (_, i) => (i + 1) * SLICE)
+        .filter((at) => data.readUInt32BE(at) === MAGIC)
+        .map((at) => data.readUInt32BE(at + FIL_PAGE_SPACE_ID));
+      return { key: `${space}:${number}`, named };
     });
     closeSync(fd);
-    // the state is every write up to the barrier's last pending one landed but page 0: a bait table is
-    // ready when the last of those writes to one of its pages 1-7 has a slice starting with the magic
-    const latest = new Map<string, boolean>();
+    // the state is every write up to the barrier's last pending one landed but page 0: the survey
+    // must choose the bait's space id when the latest of those writes to the table's pages 1-7 hold
+    // slices that pass, and every one of them names that space id
+    const latest = new Map<string, number[]>();
     let upTo = 0;
     const baitedAt = (h: HomeWrite): boolean => {
       for (const end = h.barrier.durableCount + h.barrier.pending.length; upTo < end; upTo++) {
         const w = held[upTo];
-        if (w && w.number > 0 && w.number < 8) latest.set(`${w.space}:${w.number}`, w.baited);
+        if (w) latest.set(w.key, w.named);
       }
-      return [...latest].some(([key, baited]) => baited && key.startsWith(`${h.page.space}:`));
+      const named = [...latest].filter(([key]) => key.startsWith(`${h.page.space}:`)).flatMap(([, n]) => n);
+      return named.length > 0 && named.every((space) => space === BAIT_SPACE);
     };
     const page0s = home.filter((h) => h.page.number === 0 && h.page.type === FSP_HDR && h.page.space !== 0 && h.durableCopy);
     const bait = page0s.find(baitedAt);
-    const sbtestSpaces = new Set(held.flatMap((w) => (w?.sbtest ? [w.space] : [])));
     const sbtest = page0s.find((h) => sbtestSpaces.has(h.page.space));
     t.comment(`recorded ${rec.barriers.writes.length} writes, ${page0s.length} page 0 home writes with a durable copy; bait table page 0 ${bait ? `space ${bait.page.space} at barrier ${bait.barrier.index}` : 'none'} with its slices on the disk`);
-    if (!bait) return t.fail('the recording holds no home write of a bait table page 0 with a durable copy while the bait rows were on the disk');
+    if (!bait) return t.fail('the recording holds no home write of a bait table page 0 with a durable copy while its bait slices were on the disk');
 
     const judge = async (h: HomeWrite, name: string) => {
       const state = await judgeBarrier(rec, h.barrier, new Map([[h.write.seq, 'torn']]), `page 0 of space ${h.page.space} torn`, join(work, name), runtime);

@@ -22,14 +22,21 @@ async function rows(connection: Connection, sql: string, values: unknown[] = [])
   return result as Row[];
 }
 
-/** The names InnoDB's dictionary holds for the table: schema/table, or schema/table#P#part per partition. */
+/** The view of InnoDB's dictionary, found once per connection: MariaDB's INNODB_SYS_TABLES, MySQL 8.0 and later's INNODB_TABLES. */
+const views = new WeakMap<Connection, Promise<string>>();
+function dictionaryView(connection: Connection): Promise<string> {
+  if (!views.has(connection)) {
+    views.set(connection, rows(connection, "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME = 'INNODB_SYS_TABLES'")
+      .then((found) => (found.length ? 'INNODB_SYS_TABLES' : 'INNODB_TABLES')));
+  }
+  return views.get(connection)!;
+}
+
+/** The names InnoDB's dictionary holds for the table (MySQL writes #p# in lower case): schema/table, or schema/table#P#part per partition. */
 async function innodbNames(connection: Connection, schema: string, table: string): Promise<string[]> {
   const name = `${schema}/${table}`;
   const like = `${name.replace(/[\\_%]/g, (c) => `\\${c}`)}#P#%`;
-  // MariaDB names the view INNODB_SYS_TABLES, MySQL 8.0 and later INNODB_TABLES (and writes #p# in lower case)
-  const view = (await rows(connection, "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME = 'INNODB_SYS_TABLES'")).length
-    ? 'INNODB_SYS_TABLES'
-    : 'INNODB_TABLES';
+  const view = await dictionaryView(connection);
   const found = await rows(connection, `SELECT NAME AS name FROM information_schema.${view} WHERE NAME = ? OR NAME LIKE ?`, [name, like]);
   return found.map((r) => String(r.name).replace(/#p#/g, '#P#')).sort();
 }
