@@ -1,20 +1,23 @@
 /**
- * What explore buys: for each scenario of a campaign file (default campaigns/quick.yml), live
- * cycles and one exploration on the same settings in one run, interleaved scenario by scenario.
- * Prints cycles per hour, judged states per hour (the recording's time included) and their ratio,
- * and what the states exercised: the negative control's share of states with torn pages, the
- * doublewrite scenario's share that exercised doublewrite, the never-torn scenario's share with
- * page writes in flight. Targets: at least 1,200 states per hour, and 2x the live cycles per hour.
+ * What explore buys, and how close it comes to the server's own limit. For each scenario of a
+ * campaign file (default campaigns/quick.yml): live cycles, then one recording whose states are
+ * judged twice, one at a time with nothing remembered between scans (the baseline) and as explore
+ * judges them by default (lanes, scan memo). Prints, per pass, each stage's median time, the
+ * judged states per hour with the recording's time included, and that rate as a share of the
+ * recovery-only limit (3,600 s over the median time of the states' own recoveries, one at a time:
+ * the baseline's); whether the two passes gave the same verdicts, torn-page lists and crash-image
+ * sha256; and the peak memory and disk per state in flight. Target: 75% of the limit.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
- * [--pick P] [--trigger T] [campaign.yml]`.
+ * [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCampaign } from '../rig/campaign/load-campaign.js';
 import { contextFromEnv } from '../rig/context.js';
 import { runCycle } from '../rig/cycle/run-cycle.js';
-import { runExplore } from '../rig/explore/run-explore.js';
+import { judgeRecorded, type ExploreInput, type ExploreResult } from '../rig/explore/run-explore.js';
+import { recordLoad } from '../rig/explore/record-load.js';
 import { runInterruptible } from '../rig/interrupts.js';
 import { exercisedDoublewrite } from '../rig/results/exercised.js';
 import { EXPLORE_PICKS, type CycleRecord, type ExplorePick, type ScenarioSettings } from '../rig/results/types.js';
@@ -31,7 +34,9 @@ const CYCLES = Number(arg('--cycles', '6'));
 const STATES = Number(arg('--states', '50'));
 const PICK = arg('--pick', 'targeted') as ExplorePick;
 const TRIGGER = arg('--trigger', '');
+const ONLY = arg('--scenario', '');
 const FILE = process.argv.slice(2).find((a, i, all) => a.endsWith('.yml') && !all[i - 1]?.startsWith('--')) ?? 'campaigns/quick.yml';
+const TARGET_SHARE = 0.75;
 
 /** What a record exercised, by the scenario's claim. */
 function exercised(r: CycleRecord): boolean {
@@ -53,63 +58,163 @@ function verdicts(records: CycleRecord[]): string {
   return [...counts].map(([v, n]) => `${v} ${n}`).join(', ');
 }
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
+}
+
+const STAGES = ['materialize', 'scanBefore', 'recover', 'scanAfter', 'judge'] as const;
+
+/** Each stage's median (s) over the states that ran it. */
+function stageTimes(records: CycleRecord[]): string {
+  return STAGES.map((s) => `${s} ${(median(records.map((r) => r.timings[s]).filter((x): x is number => x !== undefined)) / 1000).toFixed(2)}`).join(', ');
+}
+
+/** The median time of the states' own recoveries (those that ran one), ms. */
+function medianRecovery(records: CycleRecord[]): number {
+  return median(records.filter((r) => !r.explore?.duplicateOf && r.timings.recover !== undefined).map((r) => r.timings.recover!));
+}
+
+/** What must be the same whichever way a state is judged. */
+function judgement(r: CycleRecord): string {
+  return JSON.stringify([r.verdict, r.tornPagesBefore.map((p) => `${p.file}:${p.page}`), r.crashImageSha256]);
+}
+
+/** Resident memory of this process's descendants (servers, disk helpers), sampled. */
+class TreeMemory {
+  peak = 0;
+  private readonly timer = setInterval(() => (this.peak = Math.max(this.peak, descendantsRss(process.pid))), 200);
+  stop(): number {
+    clearInterval(this.timer);
+    return this.peak;
+  }
+}
+
+function descendantsRss(root: number): number {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      parent.set(Number(name), Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      rss.set(Number(name), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+    } catch {
+      // gone since the listing
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p = parent.get(pid); p; p = parent.get(p)) {
+      if (p === root) {
+        total += bytes;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+/** This process's peak resident memory since the last reset (VmHWM), and a reset. */
+function peakRss(): number {
+  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+}
+function resetPeak(): void {
+  writeFileSync('/proc/self/clear_refs', '5'); // the kernel's reset of VmHWM
+}
+
+const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
+
+interface Pass {
+  name: string;
+  result: ExploreResult;
+  rig: number; // the rig process's peak resident memory, bytes
+  tree: number; // its descendants' peak, bytes
+  lanes: number;
+}
+
+function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
+  const n = p.result.records.length;
+  const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
+  return (
+    `  ${p.name}: ${perHour.toFixed(0)} states/h with the recording (${(p.result.statesMs / 1000 / Math.max(1, n)).toFixed(2)} s per state, ` +
+    `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
+    `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
+    `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight`
+  );
+}
+
 async function main(): Promise<void> {
   if (!EXPLORE_PICKS.includes(PICK)) throw new Error(`--pick: one of ${EXPLORE_PICKS.join(', ')}`);
   const trigger = TRIGGER ? checkCampaignTrigger(TRIGGER) : null;
   if (trigger && !trigger.ok) throw new Error(`--trigger: ${trigger.problem}`);
   const campaign = await loadCampaign(FILE, {});
+  const scenarios = campaign.scenarios.filter((s) => !ONLY || s.settings.name === ONLY);
+  if (!scenarios.length) throw new Error(`--scenario: ${FILE} has no scenario ${ONLY}`);
   const context = contextFromEnv();
   const root = mkdtempSync(join(tmpdir(), 'rig-bench-explore-'));
-  process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario\n`);
-  const rows: string[] = [];
-  let totalLive = 0;
-  let totalExplore = 0;
+  process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario, judged twice on one recording\n`);
+  const shares: number[] = [];
   try {
     await runInterruptible(async (signal) => {
-      for (const { settings: live } of campaign.scenarios) {
+      for (const { settings: live } of scenarios) {
         const runtime = await createRuntime(live, context, signal);
+        const dir = join(root, live.name);
         try {
           const { server, version } = await runtime.describe();
           const serverVersion = `${server} ${version}`;
           const liveStarted = Date.now();
           const cycles: CycleRecord[] = [];
           for (let i = 1; i <= CYCLES; i++) {
-            const dir = join(root, live.name, `cycle-${i}`);
-            cycles.push(await runCycle({ id: `${live.name}-${i}`, settings: live, cycle: i, seed: i, expectation: live.expect, dir, cacheRoot: context.cacheRoot, diskEnvironment: context.disk, runtime, serverVersion, repro: '', signal }));
-            rmSync(dir, { recursive: true, force: true });
+            const cycleDir = join(dir, `cycle-${i}`);
+            cycles.push(await runCycle({ id: `${live.name}-${i}`, settings: live, cycle: i, seed: i, expectation: live.expect, dir: cycleDir, cacheRoot: context.cacheRoot, diskEnvironment: context.disk, runtime, serverVersion, repro: '', signal }));
+            rmSync(cycleDir, { recursive: true, force: true });
           }
-          const liveMs = Date.now() - liveStarted;
+          const cyclesPerHour = CYCLES ? (CYCLES / (Date.now() - liveStarted)) * 3_600_000 : 0;
           const settings: ScenarioSettings = { ...live, disk: { ...live.disk, trigger: trigger?.ok ? trigger.value : DEFAULT_EXPLORE_TRIGGER }, explore: { states: STATES, pick: PICK } };
-          const explored = await runExplore({
+          const recordingDir = join(dir, 'recording');
+          const recordStarted = Date.now();
+          const recorded = await recordLoad({ settings, seed: 1, dir: recordingDir, cacheRoot: context.cacheRoot, runtime, serverVersion, diskEnvironment: context.disk, signal });
+          const recordMs = Date.now() - recordStarted;
+          const input = (pass: string): ExploreInput => ({
             runId: `${live.name}-explore`, settings, seed: 1, expectation: live.expect, states: STATES, pick: PICK,
-            recordingDir: join(root, live.name, 'recording'), stateDir: (id) => join(root, live.name, id.split('-').pop()!), reproPrefix: '', // short: the disk's socket path
+            recordingDir, stateDir: (id) => join(dir, pass, id.split('-').pop()!), reproPrefix: '', // short: the disk's socket path
             cacheRoot: context.cacheRoot, diskEnvironment: context.disk, runtime, serverVersion, signal,
           });
-          const exploreMs = explored.recordMs + explored.statesMs;
-          const cyclesPerHour = (CYCLES / liveMs) * 3_600_000;
-          const statesPerHour = (explored.records.length / exploreMs) * 3_600_000;
-          totalLive += cyclesPerHour;
-          totalExplore += statesPerHour;
+          const passes: Pass[] = [];
+          for (const [name, options] of [['one at a time, no memo', { lanes: 1, scanMemo: false }], ['as explore runs', {}]] as Array<[string, Partial<ExploreInput>]>) {
+            resetPeak();
+            const tree = new TreeMemory();
+            const result = await judgeRecorded({ ...input(passes.length ? 'after' : 'before'), ...options }, recorded, recordMs);
+            passes.push({ name, result, rig: peakRss(), tree: tree.stop(), lanes: result.lanes });
+          }
+          const [before, after] = passes as [Pass, Pass];
+          const recoveryMs = medianRecovery(before.result.records);
+          const limit = 3_600_000 / recoveryMs;
+          const afterRate = (after.result.records.length / (recordMs + after.result.statesMs)) * 3_600_000;
+          shares.push(afterRate / limit);
+          const same = before.result.records.filter((r, i) => judgement(r) === judgement(after.result.records[i]!)).length;
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
-          rows.push(
-            `${live.name}: live ${cyclesPerHour.toFixed(0)} cycles/h (${verdicts(cycles)}; ${claim} ${share(cycles)}); ` +
-              `explore ${statesPerHour.toFixed(0)} states/h (record ${(explored.recordMs / 1000).toFixed(1)} s, ${explored.records.length} states in ${(explored.statesMs / 1000).toFixed(1)} s; ` +
-              `${verdicts(explored.records)}; ${claim} ${share(explored.records)}); ratio ${(statesPerHour / cyclesPerHour).toFixed(2)}`,
+          process.stdout.write(
+            `${live.name} (${serverVersion}): live ${cyclesPerHour.toFixed(0)} cycles/h${CYCLES ? ` (${verdicts(cycles)}; ${claim} ${share(cycles)})` : ''}; ` +
+              `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
+              `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
+              `the same verdict, torn pages and sha256 in both passes: ${same} of ${before.result.records.length}\n` +
+              passes.map((p) => `${passLine(p, recordMs, limit)}\n`).join('') +
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%), ${(afterRate / Math.max(1, cyclesPerHour)).toFixed(2)}x the live cycles\n`,
           );
-          process.stdout.write(`${rows.at(-1)}\n`);
-          const error = [...cycles, ...explored.records].find((r) => r.verdict === 'rig-error');
+          const error = [...cycles, ...after.result.records].find((r) => r.verdict === 'rig-error');
           if (error) process.stdout.write(`  first rig error: ${error.id}: ${error.error ?? error.reason}\n`);
         } finally {
           await runtime.close?.();
-          rmSync(join(root, live.name), { recursive: true, force: true });
+          rmSync(dir, { recursive: true, force: true });
         }
       }
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  const n = campaign.scenarios.length;
-  process.stdout.write(`mean: live ${(totalLive / n).toFixed(0)} cycles/h, explore ${(totalExplore / n).toFixed(0)} states/h, explore / live ${(totalExplore / totalLive).toFixed(2)}\n`);
+  if (shares.length > 1) process.stdout.write(`mean share of the recovery-only limit: ${Math.round((100 * shares.reduce((a, b) => a + b, 0)) / shares.length)}%\n`);
 }
 
 main().catch((error: unknown) => {

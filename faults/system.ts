@@ -73,8 +73,12 @@ export function processCommandLine(pid: number): string[] {
   }
 }
 
+const found = new Set<string>(); // commands once found stay found: a disk per explore state asks again
+
 export async function commandExists(name: string): Promise<boolean> {
+  if (found.has(name)) return true;
   const { exitCode } = await execa('sh', ['-c', `command -v "$1"`, 'sh', name], { reject: false });
+  if (exitCode === 0) found.add(name);
   return exitCode === 0;
 }
 

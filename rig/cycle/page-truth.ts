@@ -109,10 +109,16 @@ function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPla
   for (const p of touched.pieces) {
     const entry = journal[p.write]!;
     const from = p.deviceOffset - entry.offset;
+    const [a, b] = [p.pageOffset, p.pageOffset + p.length];
+    if (!within(covered.indexOf(1, a), a, b)) {
+      covered.fill(1, a, b); // no byte of it seen before: all of it from this write's old bytes
+      entry.old.copy(durable, a, from, from + p.length);
+      continue;
+    }
     for (let i = 0; i < p.length; i++) {
-      if (covered[p.pageOffset + i]) continue;
-      covered[p.pageOffset + i] = 1;
-      durable[p.pageOffset + i] = entry.old[from + i]!;
+      if (covered[a + i]) continue;
+      covered[a + i] = 1;
+      durable[a + i] = entry.old[from + i]!;
     }
   }
   const crash = Buffer.from(durable);
@@ -127,7 +133,7 @@ function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPla
     for (const p of pieces) {
       const from = p.deviceOffset - entry.offset;
       entry.new.copy(current, p.pageOffset, from, from + p.length);
-      for (let i = p.pageOffset; i < p.pageOffset + p.length; i++) if (!sinceWhole[i]) (sinceWhole[i] = 1), sinceWholeCount++;
+      sinceWholeCount += mark(sinceWhole, p.pageOffset, p.pageOffset + p.length);
       for (const part of unitParts(p, entry, landedSets[write]!, plan.atomicUnit)) {
         parts.push({ pageOffset: part.pageOffset, length: part.length, write });
         if (part.landed) entry.new.copy(crash, part.pageOffset, part.from, part.from + part.length);
@@ -149,9 +155,23 @@ function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPla
     unitsNew: unitPieces(parts).map(([at, length]) => current.subarray(at, at + length).equals(crash.subarray(at, at + length))),
     durableLsn: lsnOf(durable),
     newestLsn: lsnOf(current),
-    ...(covered.every((c) => c === 1) ? { newestDigest: pageContentDigest(current) } : {}),
+    ...(covered.indexOf(0) === -1 ? { newestDigest: pageContentDigest(current) } : {}),
     ...(covered[FIL_PAGE_TYPE] && covered[FIL_PAGE_TYPE + 1] ? { newestType: current.readUInt16BE(FIL_PAGE_TYPE) } : {}),
   };
+}
+
+const within = (at: number, from: number, to: number) => at >= from && at < to;
+
+/** Sets marks[from, to) and says how many were not set before. */
+function mark(marks: Uint8Array, from: number, to: number): number {
+  if (!within(marks.indexOf(1, from), from, to)) {
+    marks.fill(1, from, to);
+    return to - from;
+  }
+  if (!within(marks.indexOf(0, from), from, to)) return 0;
+  let n = 0;
+  for (let i = from; i < to; i++) if (!marks[i]) (marks[i] = 1), n++;
+  return n;
 }
 
 function groupByWrite(pieces: Piece[]): Map<number, Piece[]> {

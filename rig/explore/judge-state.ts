@@ -31,7 +31,9 @@ import { recordScan, scanCrashImage } from '../cycle/stages/scan.js';
 import { sha256WithOverlay } from './image-hash.js';
 import type { PickedState } from './pick-states.js';
 import { statsAt, type RecordingStats } from './recording-stats.js';
-import { landedPieces, stateKey, type StateImages } from './state-image.js';
+import type { SameImage } from './judged-images.js';
+import { landedPieces, type StateImages } from './state-image.js';
+import type { ScanMemo } from '../cycle/scan-memo.js';
 
 const RECOVERY_RECORD_MAX = 1024 * 1024 * 1024; // past it the working image is copied afresh
 
@@ -57,7 +59,8 @@ export interface StateInput {
   serverVersion: string;
   diskEnvironment?: DiskEnvironment;
   recoveryBounds?: Partial<RecoveryBounds>;
-  judged: Map<string, CycleRecord>; // state key (./state-image.ts stateKey) -> the state that judged it
+  sameImage: SameImage; // the earlier state that judged the same crash image (./judged-images.ts)
+  memo?: ScanMemo; // what the scans of earlier states found
   signal?: AbortSignal;
 }
 
@@ -96,11 +99,12 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
   };
   const timer = new PhaseTimer(record.timings);
   const cleanup = new CleanupStack();
-  mkdirSync(input.dir, { recursive: true });
   const recoverDir = join(input.dir, 'recover');
   const touched: DeviceRange[] = barrier.pending.map((w) => ({ offset: w.offset, length: w.length }));
   let hashing: Promise<string> | null = null;
+  let judgedBy: CycleRecord | null = null;
   try {
+    mkdirSync(input.dir, { recursive: true });
     const server = serverIdentity(input.serverVersion);
     record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
     const plan = makePlan(barrier.pending, state.planSeed, settings.disk.atomicUnit, settings.disk.fates);
@@ -124,20 +128,20 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     hashing = sha256WithOverlay(images.cleanImage, landedPieces(journal, plan));
     const undo = { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX };
     const scanned = await timer.time('scanBefore', () =>
-      scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, undo),
+      scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, { record: undo, ...(input.memo ? { memo: input.memo } : {}) }),
     );
     recordScan(record, scanned, settings.server.pageSize);
-    const key = stateKey(barrier.durableCount, plan);
-    const first = input.judged.get(key);
+    const first = await input.sameImage.earlier;
     if (first) {
       record.explore.duplicateOf = first.id;
       copyJudgement(record, first);
+      judgedBy = first;
     } else {
       const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
       const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, at, cleanup, bounds, input.signal));
-      const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
+      const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn, input.memo?.verdicts));
       await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
-      if (record.verdict !== 'rig-error') input.judged.set(key, record);
+      if (record.verdict !== 'rig-error') judgedBy = record;
     }
     record.crashImageSha256 = await hashing;
   } catch (error) {
@@ -147,7 +151,11 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     const problems = await cleanup.releaseAll();
     if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
     // after a rig error the recovery's record may not be whole (a helper killed before it wrote it)
-    await putBack(images, recoverDir, touched, record.verdict !== 'rig-error');
+    try {
+      await putBack(images, recoverDir, touched, record.verdict !== 'rig-error');
+    } finally {
+      input.sameImage.settle(judgedBy); // a later state of the same image waits for this
+    }
   }
   const torn = record.tornPagesBefore.length;
   record.expectationHeld = record.verdict !== 'rig-error' && !contradicts(input.expectation, record.verdict, torn);

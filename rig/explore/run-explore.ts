@@ -5,6 +5,7 @@
  * in recording order on one working image that only moves forward.
  */
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { readRecordedData } from '../../faults/recording.js';
@@ -17,7 +18,11 @@ import { judgeState } from './judge-state.js';
 import { pickStates, type PickedState } from './pick-states.js';
 import { recordLoad, type RecordedLoad } from './record-load.js';
 import { targetClaim, targetScores, type TargetClaim } from './state-targets.js';
-import { StateImages } from './state-image.js';
+import { stateKey, StateImages } from './state-image.js';
+import { JudgedImages, type SameImage } from './judged-images.js';
+import { InOrder } from './in-order.js';
+import { makePlan } from '../../faults/crash-plan.js';
+import { newScanMemo } from '../cycle/scan-memo.js';
 
 export interface ExploreInput {
   runId: string; // the cycle that records the load run; state ids are <runId>-s<n>
@@ -35,6 +40,10 @@ export interface ExploreInput {
   diskEnvironment?: DiskEnvironment;
   recoveryBounds?: Partial<RecoveryBounds>;
   recordMaxBytes?: number;
+  /** States judged at once, each on its own pair of images (default: two where there are two cores). */
+  lanes?: number;
+  /** Scans remember page verdicts and the redo log's parse from state to state (default true). */
+  scanMemo?: boolean;
   signal?: AbortSignal;
   onPhase?: (phase: Phase) => void;
   onRecorded?: (summary: ExploreRecordingSummary) => void;
@@ -58,6 +67,8 @@ export interface ExploreResult {
   records: CycleRecord[];
   recordMs: number;
   statesMs: number;
+  lanes: number; // states judged at once
+  peakLaneBytes: number; // the most a lane's images took on disk (allocated bytes) between states
 }
 
 function scoresFor(input: ExploreInput, recorded: RecordedLoad, b: Barriers, fd: number): Map<number, number> {
@@ -88,7 +99,14 @@ export async function runExplore(input: ExploreInput): Promise<ExploreResult> {
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
   });
-  const recordMs = Date.now() - started;
+  return judgeRecorded(input, recorded, Date.now() - started);
+}
+
+/**
+ * The states of a recording made by recordLoad, picked and judged; the same recording judged again
+ * (with other lanes, or no scan memo) picks the same states.
+ */
+export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad, recordMs: number): Promise<ExploreResult> {
   const b = barriersOf(recorded.recording);
   const fd = openSync(recorded.recording.path, 'r');
   const workDir = join(input.recordingDir, 'work');
@@ -107,16 +125,15 @@ export async function runExplore(input: ExploreInput): Promise<ExploreResult> {
       timings: recorded.timings,
     };
     input.onRecorded?.(summary);
-    mkdirSync(workDir, { recursive: true });
-    const images = await StateImages.create(workDir, recorded.snapshot, b.writes, fd);
-    const judged = new Map<string, CycleRecord>();
-    const records: CycleRecord[] = [];
-    const statesStarted = Date.now();
-    for (const [i, state] of picked.entries()) {
-      input.signal?.throwIfAborted();
+    const { atomicUnit, fates } = input.settings.disk;
+    const sameImages = new JudgedImages(picked.map((s) => stateKey(s.barrier.durableCount, makePlan(s.barrier.pending, s.planSeed, atomicUnit, fates))));
+    const memo = input.scanMemo === false ? undefined : newScanMemo();
+    const lanes = Math.max(1, Math.min(input.lanes ?? defaultLanes(), picked.length));
+    const inOrder = new InOrder<CycleRecord>(async (record, i) => input.onState?.(record, i + 1, picked.length));
+    const judgeOne = (i: number, state: PickedState, images: StateImages, sameImage: SameImage): Promise<CycleRecord> => {
       const id = `${input.runId}-s${i + 1}`;
       const dir = input.stateDir(id);
-      const record = await judgeState({
+      return judgeState({
         id,
         number: i + 1,
         state,
@@ -136,17 +153,49 @@ export async function runExplore(input: ExploreInput): Promise<ExploreResult> {
         loadStartUs: recorded.loadStartUs,
         runtime: input.runtime,
         serverVersion: input.serverVersion,
-        judged,
+        sameImage,
+        ...(memo ? { memo } : {}),
         ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
         ...(input.recoveryBounds ? { recoveryBounds: input.recoveryBounds } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       });
-      records.push(record);
-      await input.onState?.(record, i + 1, picked.length);
-    }
-    return { recording: summary, records, recordMs, statesMs: Date.now() - statesStarted };
+    };
+    const statesStarted = Date.now();
+    let peakLaneBytes = 0;
+    await allLanes(lanes, async (lane) => {
+      const laneDir = join(workDir, `lane-${lane + 1}`);
+      mkdirSync(laneDir, { recursive: true });
+      try {
+        const images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd);
+        for (let i = lane; i < picked.length && !inOrder.failed; i += lanes) {
+          input.signal?.throwIfAborted();
+          inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));
+          peakLaneBytes = Math.max(peakLaneBytes, images.allocatedBytes());
+        }
+      } finally {
+        // states this lane will not judge: a later state of the same image judges it itself
+        for (let i = lane; i < picked.length; i += lanes) sameImages.settle(i, null);
+      }
+    });
+    const records = await inOrder.finish();
+    return { recording: summary, records, recordMs, statesMs: Date.now() - statesStarted, lanes, peakLaneBytes };
   } finally {
     closeSync(fd);
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** Two lanes where the machine has two cores or more: one state's scans run while another's server recovers. */
+export function defaultLanes(): number {
+  return availableParallelism() >= 2 ? 2 : 1;
+}
+
+/**
+ * Runs every lane to its end, even when one fails, so nothing of a lane (its disk, its server, its
+ * images) outlives the exploration; then throws the first lane's error.
+ */
+async function allLanes(lanes: number, lane: (n: number) => Promise<void>): Promise<void> {
+  const outcomes = await Promise.allSettled(Array.from({ length: lanes }, (_, n) => lane(n)));
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -6,7 +6,7 @@
  * from `clean`, so the next state costs only the writes between the two barriers, not a copy of
  * the whole image.
  */
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
@@ -34,6 +34,11 @@ export class StateImages {
     if (clean) await execa('cp', ['--sparse=always', snapshot, clean]);
     await execa('cp', ['--sparse=always', snapshot, work]);
     return new StateImages(clean, work, writes, recordingFd);
+  }
+
+  /** What the images take on disk (allocated blocks; they are sparse). */
+  allocatedBytes(): number {
+    return [this.clean, this.work].reduce((n, path) => n + (path ? statSync(path).blocks * 512 : 0), 0);
   }
 
   /** How many recorded writes both images hold. */

@@ -112,8 +112,16 @@ class CircularLog {
   }
 
   slice(lsn: number, length: number): Uint8Array {
+    const i = lsn - this.startLsn;
+    if (this.body.length < this.capacity) {
+      if (i < 0 || i + length > this.body.length) throw new BeyondWindow();
+      return this.body.subarray(i, i + length);
+    }
+    const start = ((i % this.capacity) + this.capacity) % this.capacity;
+    if (start + length <= this.capacity) return this.body.subarray(start, start + length);
     const out = new Uint8Array(length);
-    for (let i = 0; i < length; i++) out[i] = this.at(lsn + i);
+    out.set(this.body.subarray(start));
+    out.set(this.body.subarray(0, length - (this.capacity - start)), this.capacity - start);
     return out;
   }
 }
@@ -266,8 +274,46 @@ function parseRecords(log: CircularLog, lsn: number): (MtrRecords & { end: numbe
   }
 }
 
+/**
+ * Mini-transactions parsed before, by LSN, with their bytes. A mini-transaction's records, its
+ * sequence bit and its checksum come from its own bytes alone, so one at the same LSN with the
+ * same bytes parses the same: the crash images explore judges from one recording share most of
+ * their log, and each parse reads only what is new. Memory: the bytes of each one kept.
+ */
+export class RedoParseMemo {
+  private readonly seen = new Map<number, { bytes: Buffer; records: MtrRecords; end: number }>();
+  hits = 0;
+  misses = 0;
+
+  /** The mini-transaction at `lsn` if the log holds the same bytes there as when it was parsed. */
+  known(log: CircularLog, lsn: number): { records: MtrRecords; end: number; bit: number } | null {
+    const mtr = this.seen.get(lsn);
+    if (!mtr) return null;
+    let bytes: Uint8Array;
+    try {
+      bytes = log.slice(lsn, mtr.bytes.length);
+    } catch {
+      return null; // past the window: parsed afresh, which asks for a wider one
+    }
+    if (!mtr.bytes.equals(bytes)) return null;
+    this.hits++;
+    return { records: mtr.records, end: mtr.end, bit: mtr.bytes[mtr.end - lsn]! };
+  }
+
+  remember(log: CircularLog, lsn: number, records: MtrRecords, end: number): void {
+    this.misses++;
+    this.seen.set(lsn, { bytes: Buffer.from(log.slice(lsn, end + 5 - lsn)), records, end });
+  }
+}
+
 /** One mini-transaction at `lsn`: what its records hold and where the next starts; null: the log ends here. */
-function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) => number | null): (MtrRecords & { next: number; bit: number }) | null {
+function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) => number | null, memo?: RedoParseMemo): (MtrRecords & { next: number; bit: number }) | null {
+  const known = memo?.known(log, lsn);
+  if (known) {
+    const expected = sequenceBit(known.end);
+    if (expected !== null && known.bit !== expected) return null;
+    return { ops: known.records.ops, headers: known.records.headers, next: known.end + 5, bit: known.bit };
+  }
   const records = parseRecords(log, lsn);
   if (!records || records.end === lsn) return null; // no record: not a mini-transaction
   const at = records.end;
@@ -276,11 +322,12 @@ function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) =
   if (expected !== null && bit !== expected) return null;
   const stored = readU32(log.slice(at + 1, 4), 0);
   if (crc32c(log.slice(lsn, at - lsn)) !== stored) return null;
+  memo?.remember(log, lsn, { ops: records.ops, headers: records.headers }, at);
   return { ops: records.ops, headers: records.headers, next: at + 5, bit };
 }
 
 /** The file operations and page-0 header writes from the checkpoint `from` to where the log ends. */
-function parseFrom(log: CircularLog, from: number): RedoFileOps {
+function parseFrom(log: CircularLog, from: number, memo?: RedoParseMemo): RedoFileOps {
   const ops: RedoFileOp[] = [];
   const page0Headers: Page0HeaderWrite[] = [];
   let lsn = from;
@@ -288,7 +335,7 @@ function parseFrom(log: CircularLog, from: number): RedoFileOps {
   let first: { bit: number; lap: number } | null = null;
   const sequenceBit = (endLsn: number): number | null => (first ? first.bit ^ ((log.lap(endLsn) - first.lap) & 1) : null);
   while (lsn - from < log.capacity) {
-    const mtr = parseMtr(log, lsn, sequenceBit);
+    const mtr = parseMtr(log, lsn, sequenceBit, memo);
     if (!mtr) break;
     if (!first) first = { bit: mtr.bit, lap: log.lap(mtr.next - 5) };
     ops.push(...mtr.ops.filter((o) => o.op !== 'modify'));
@@ -324,7 +371,7 @@ const FIRST_WINDOW = 4 << 20;
  * MariaDB 10.8+ log. Reads the log from the checkpoint on, as far as it goes (a few MB after a cut
  * here), not the whole file.
  */
-export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDOW): Promise<RedoFileOps | null> {
+export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDOW, memo?: RedoParseMemo): Promise<RedoFileOps | null> {
   const file = await open(join(datadir, 'ib_logfile0'), 'r').catch(() => null);
   if (!file) return null;
   try {
@@ -344,7 +391,7 @@ export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDO
       await readFully(file, body, 0, tail, REDO_HEADER_BYTES + startAt);
       if (window > tail) await readFully(file, body, tail, window - tail, REDO_HEADER_BYTES);
       try {
-        return parseFrom(new CircularLog(capacity, firstLsn, from, body), from);
+        return parseFrom(new CircularLog(capacity, firstLsn, from, body), from, memo);
       } catch (error) {
         if (!(error instanceof BeyondWindow) || window === capacity) throw error;
       }

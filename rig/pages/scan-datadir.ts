@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { badInput } from '../errors.js';
 import { inDoublewriteArea, type DoublewriteArea } from './doublewrite-area.js';
 import { readSystemDoublewriteArea } from './system-tablespace.js';
+import type { PageVerdicts } from './page-verdicts.js';
 import { scanTablespace, type InvalidPage, type TablespaceScan } from './scan-tablespace.js';
 import { listTablespaceFiles, type TablespaceFile } from './tablespace-files.js';
 
@@ -22,17 +23,18 @@ export interface DatadirScan {
   elapsedMs: number;
 }
 
-export async function scanDatadir(datadir: string): Promise<DatadirScan> {
+/** `verdicts`: remembered from earlier scans of crash images of the same datadir (explore's states). */
+export async function scanDatadir(datadir: string, verdicts?: PageVerdicts): Promise<DatadirScan> {
   const started = Date.now();
   await requireDirectory(datadir);
   const all = await listTablespaceFiles(datadir);
   const system = all.filter((f) => f.kind === 'system');
   const others = all.filter((f) => f.kind === 'undo' || f.kind === 'table');
   const doublewriteArea = system[0] ? await readSystemDoublewriteArea(system[0].path) : null;
-  const files = [...(await scanSystemFiles(system, doublewriteArea))];
+  const files = [...(await scanSystemFiles(system, doublewriteArea, verdicts))];
   // a file whose page 0 holds only zeros is verified in the format the server gave its system tablespace
   const own = files[0] && !files[0].formatAssumed && !files[0].blankPage0 ? { blankPage0Format: files[0].format } : {};
-  for (const f of others) files.push(await scanTablespace(f.path, { rel: f.rel, ...own }));
+  for (const f of others) files.push(await scanTablespace(f.path, { rel: f.rel, ...own, ...(verdicts ? { verdicts } : {}) }));
   const invalid = files.flatMap((f) => f.invalid);
   const pages = files.reduce((n, f) => n + f.pages, 0);
   return { datadir, files, pages, invalid, doublewriteArea, elapsedMs: Date.now() - started };
@@ -44,7 +46,7 @@ async function requireDirectory(datadir: string): Promise<void> {
 }
 
 /** ibdata1, ibdata2, ... form one page sequence; only ibdata1's page 0 has the flags. */
-async function scanSystemFiles(system: TablespaceFile[], area: DoublewriteArea | null): Promise<TablespaceScan[]> {
+async function scanSystemFiles(system: TablespaceFile[], area: DoublewriteArea | null, verdicts?: PageVerdicts): Promise<TablespaceScan[]> {
   const scans: TablespaceScan[] = [];
   let firstPage = 0;
   for (const f of system) {
@@ -55,6 +57,7 @@ async function scanSystemFiles(system: TablespaceFile[], area: DoublewriteArea |
       spaceId: 0,
       ...(first ? { format: first.format } : {}),
       skipPage: (pageNo) => inDoublewriteArea(area, pageNo),
+      ...(verdicts ? { verdicts } : {}),
     });
     scans.push(scan);
     firstPage += scan.pages;

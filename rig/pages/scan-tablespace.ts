@@ -14,6 +14,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { readSpaceHeader, type SpaceFormat } from './fsp-flags.js';
 import { FIL_PAGE_SPACE_ID, readU32 } from './page-format.js';
+import type { PageVerdicts } from './page-verdicts.js';
 import { surveySpaceIdIn, type SpaceSurvey } from './space-survey.js';
 import { verifyPage, type PageFaultKind } from './verify-page.js';
 
@@ -59,6 +60,8 @@ export interface ScanOptions {
   blankPage0Format?: SpaceFormat;
   /** Pages (by tablespace page number) not to judge as live pages. */
   skipPage?: (pageNo: number) => boolean;
+  /** Verdicts remembered from earlier scans of the same files (./page-verdicts.ts). */
+  verdicts?: PageVerdicts;
 }
 
 export const DEFAULT_FORMAT: SpaceFormat = { fullCrc32: true, pageSize: 16384, zipSize: 0 };
@@ -128,7 +131,8 @@ function judgePage(page: Buffer, pageNo: number, scan: TablespaceScan, options: 
     scan.skippedPages++;
     return;
   }
-  const verdict = verifyPage(page, { format: scan.format, pageNo, spaceId: scan.space });
+  const ctx = { format: scan.format, pageNo, spaceId: scan.space };
+  const verdict = options.verdicts ? options.verdicts.verify(scan.file, page, ctx) : verifyPage(page, ctx);
   if (verdict.valid) {
     if (verdict.zero) scan.zeroPages++;
     return;

@@ -1,10 +1,10 @@
 /**
  * `rig explore` through the built CLI on the real stack: bad input refused before anything is
- * created; SIGINT while a state is judged leaves nothing behind and keeps the states judged so far
+ * created; SIGINT with two states judged at once (explore's lanes) leaves nothing behind and keeps the states judged so far
  * recorded, and --resume explores that cycle again to the end; a state's repro rebuilds it from
  * the recording with its sha256; the report shows where each state came from, in Chromium.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,8 @@ import { sweepLeftovers } from '../../rig/cleanup/sweep-leftovers.js';
 import { contextFromEnv } from '../../rig/context.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults } from '../../rig/results/types.js';
-import { ensureBuilt, leftoversUnder, rig, waitForFile } from '../fixtures/rig-cli.js';
+import { ensureBuilt, leftoversUnder, pollUntil, rig, waitForFile } from '../fixtures/rig-cli.js';
+import { processAlive } from '../../faults/system.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-explore-cli-'));
@@ -48,10 +49,26 @@ t.test('bad input exits 2 before anything is created', async (t) => {
 
 const out = join(base, 'explore');
 
-t.test('SIGINT while a state is judged, then --resume', async (t) => {
+/** The states whose disks are up with a live helper: the states in flight. */
+function statesInFlight(): string[] {
+  const cycles = join(out, 'cycles');
+  if (!existsSync(cycles)) return [];
+  return readdirSync(cycles).filter((id) => {
+    try {
+      const { helperPid } = JSON.parse(readFileSync(join(cycles, id, 'recover', 'disk.json'), 'utf8')) as { helperPid: number | null };
+      return helperPid !== null && processAlive(helperPid);
+    } catch {
+      return false;
+    }
+  });
+}
+
+t.test('SIGINT with two states in flight, then --resume', async (t) => {
   const child = rig(['explore', ...SETTINGS, '--states', '4', '--out', out], env);
-  await waitForFile(join(out, 'cycles', 'explore-1-s2', 'recover', 'disk.json'), 300_000);
+  await waitForFile(join(out, 'cycles', 'explore-1-s1', 'cycle.json'), 300_000);
+  const inFlight = await pollUntil('two states never were in flight at once', 120_000, () => (statesInFlight().length >= 2 ? statesInFlight() : null));
   child.kill('SIGINT');
+  t.comment(`SIGINT with ${inFlight.join(' and ')} in flight`);
   const stopped = await child;
   t.equal(stopped.signal, 'SIGINT', 'the run ends by the re-raised signal');
   t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');

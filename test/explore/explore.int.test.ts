@@ -6,14 +6,17 @@
  * barrier's moment, the verdict following the evidence as a live cycle's does), a targeted pick
  * takes only barriers that can exercise the claim (what each state then exercised is printed: its
  * plan is drawn from a seed), and states rebuilt from the recording alone have the sha256 the
- * exploration recorded, which also shows each state was built on a clean image.
+ * exploration recorded, which also shows each state was built on a clean image. States are judged
+ * in lanes with the scan memo, as explore runs; one scenario's states are judged again one at a
+ * time, each scan from nothing, and must come out the same.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { rebuildStateImage } from '../../rig/explore/rebuild-state.js';
-import { runExplore } from '../../rig/explore/run-explore.js';
+import { defaultLanes, judgeRecorded, type ExploreInput } from '../../rig/explore/run-explore.js';
+import { recordLoad } from '../../rig/explore/record-load.js';
 import { recoveredByEvidence } from '../fixtures/judged-cycle.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { exercisedDoublewrite } from '../../rig/results/exercised.js';
@@ -57,11 +60,15 @@ async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
   const cacheRoot = PREPARED_CACHE;
   const settings: ScenarioSettings = { ...live, disk: { ...live.disk, trigger: { kind: 'at-time', ms: 4000 } }, explore: { states: STATES, pick: 'targeted' } };
   const recordingDir = join(work, live.name, 'recording');
-  const explored = await runExplore({
+  const input: ExploreInput = {
     runId: `${live.name}-1`, settings, seed: 5, expectation: live.expect, states: STATES, pick: 'targeted',
     recordingDir, stateDir: (id) => join(work, live.name, id.split('-').pop()!), reproPrefix: 'DIR',
     cacheRoot, runtime, serverVersion,
-  });
+  };
+  const started = Date.now();
+  const recorded = await recordLoad({ settings, seed: 5, dir: recordingDir, cacheRoot, runtime, serverVersion });
+  const explored = await judgeRecorded(input, recorded, Date.now() - started);
+  t.equal(explored.lanes, defaultLanes(), `${explored.lanes} states judged at once`);
   const { records, recording } = explored;
   t.comment(`${live.name}: recorded ${recording.writes} writes and ${recording.flushes} flushes in ${explored.recordMs} ms; ${recording.barriers} barriers with writes pending, ${recording.candidates} targeted candidates; ${records.length} states in ${explored.statesMs} ms`);
   t.equal(recording.ended, 'cut', 'the recording ends at the cut, whole');
@@ -89,7 +96,15 @@ async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
     t.equal(sha, r.crashImageSha256, `${r.id}: rebuilt from the recording with the sha256 it was judged with`);
     rmSync(join(work, `${live.name}-rebuilt.img`), { force: true });
   }
+  if (live.name === SAME_STATES_SCENARIO) {
+    // the same states judged one at a time, each scan from nothing: the same judgement, state by state
+    const alone = await judgeRecorded({ ...input, stateDir: (id) => join(work, live.name, 'alone', id.split('-').pop()!), lanes: 1, scanMemo: false }, recorded, 0);
+    t.same(alone.records.map(judgement), records.map(judgement), `judged one at a time without the scan memo: the same verdicts, torn pages and sha256 (${explored.statesMs} ms in ${explored.lanes} lanes, ${alone.statesMs} ms alone)`);
+  }
   rmSync(join(work, live.name), { recursive: true, force: true });
 }
+
+const SAME_STATES_SCENARIO = 'dw-on-atomic4k';
+const judgement = (r: CycleRecord) => ({ id: r.id, verdict: r.verdict, torn: r.tornPagesBefore.map((p) => `${p.file}:${p.page}`), sha256: r.crashImageSha256, duplicateOf: r.explore?.duplicateOf ?? null });
 
 for (const s of SCENARIOS) t.test(`explore ${s.name}`, (t) => scenarioRun(t, s));

@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createRng, type Rng } from '../../faults/prng.js';
 import { crc32c } from '../../rig/pages/crc32c.js';
-import { parseRedoFileOps, readRedoFileOps, type Page0HeaderWrite, type RedoFileOp } from '../../rig/pages/redo-file-ops.js';
+import { parseRedoFileOps, readRedoFileOps, RedoParseMemo, type Page0HeaderWrite, type RedoFileOp } from '../../rig/pages/redo-file-ops.js';
 import { REDO_HEADER_BYTES } from '../../rig/pages/redo-checkpoint.js';
 import { fixtureFile } from '../fixtures/fixture-files.js';
 
@@ -338,6 +338,32 @@ t.test('read from the file from the checkpoint on, a window at a time: the same 
   writeFileSync(join(dir, 'ib_logfile0'), real);
   t.same(await readRedoFileOps(dir), parseRedoFileOps(real), 'the real log, with the default window');
   t.equal(await readRedoFileOps(join(dir, 'none')), null, 'no log: null');
+});
+
+t.test('a memo of parsed mini-transactions across logs: each read as parsed whole, whatever changed', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-redo-memo-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const memo = new RedoParseMemo();
+  const differ: string[] = [];
+  let changed = 0;
+  for (let seed = 1; seed <= 100; seed++) {
+    const rng = createRng(1000 + seed);
+    const capacity = 4096 * (2 + rng.int(6));
+    const s = synthetic(rng, capacity, rng.int(capacity));
+    // the log as one state has it, then with a byte changed (a torn or newer write), then as it was
+    const variant = Buffer.from(s.log);
+    const at = REDO_HEADER_BYTES + rng.int(capacity);
+    variant[at] = variant[at]! ^ (1 + rng.int(255));
+    if (JSON.stringify(parseRedoFileOps(variant)) !== JSON.stringify(parseRedoFileOps(s.log))) changed++;
+    for (const [name, bytes] of [['log', s.log], ['variant', variant], ['log again', s.log]] as const) {
+      writeFileSync(join(dir, 'ib_logfile0'), bytes);
+      const read = await readRedoFileOps(dir, 512 * (1 + rng.int(8)), memo);
+      if (JSON.stringify(read) !== JSON.stringify(parseRedoFileOps(bytes))) differ.push(`seed ${seed}: ${name}`);
+    }
+  }
+  t.same(differ, [], 'every log read with the memo as parsed whole without it');
+  t.ok(changed > 10, `${changed} of 100 changed bytes changed what the log says (the others fell past its end or in the last lap)`);
+  t.ok(memo.hits > memo.misses, `the memo answered ${memo.hits} mini-transactions and parsed ${memo.misses}`);
 });
 
 t.test('a bad CRC ends the log there', async (t) => {

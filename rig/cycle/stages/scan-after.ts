@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { scanDatadir, type DatadirScan } from '../../pages/index.js';
 import { isPageFree } from '../../pages/page-allocation.js';
+import type { PageVerdicts } from '../../pages/page-verdicts.js';
 import type { InvalidPage, RecoveryRun, TornPage } from '../../results/types.js';
 import { attributeAfterRecovery } from '../attribute.js';
 
@@ -16,9 +17,9 @@ export interface AfterScan {
   pagesAfter: InvalidPage[];
 }
 
-export async function scanAfterRecovery(datadir: string, run: RecoveryRun, torn: TornPage[]): Promise<AfterScan | null> {
+export async function scanAfterRecovery(datadir: string, run: RecoveryRun, torn: TornPage[], verdicts?: PageVerdicts): Promise<AfterScan | null> {
   if (run.readyMs === null || run.shutdown !== 'clean') return null;
-  const scan = await scanDatadir(datadir);
+  const scan = await scanDatadir(datadir, verdicts);
   const pagesAfter = scan.invalid.map((p): InvalidPage => {
     const pageSize = scan.files.find((f) => f.file === p.file)!.format.pageSize;
     const free = isPageFree(join(datadir, p.file), p.page, pageSize) === true;

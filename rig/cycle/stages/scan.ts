@@ -21,6 +21,7 @@ import { readRedoFileOps, type RedoFileOps } from '../../pages/redo-file-ops.js'
 import type { CycleRecord, PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
 import type { ServerFlavor } from '../../results/server-identity.js';
 import type { CleanupStack } from '../cleanup-stack.js';
+import type { ScanMemo } from '../scan-memo.js';
 import { findCopiesInFlight, findCopiesOverwritten } from '../copies-in-flight.js';
 import { diskOptionsFor } from '../disk-options.js';
 import type { RecoveryRules } from '../doublewrite-rules.js';
@@ -71,19 +72,23 @@ export async function scanCrashImage(
   cleanup: CleanupStack,
   flavor: ServerFlavor,
   environment?: DiskEnvironment,
-  record?: DiskOptions['record'], // explore: every write the recovery makes, so it can be undone
+  explore: {
+    record?: DiskOptions['record']; // every write the recovery makes, so it can be undone
+    memo?: ScanMemo; // what the scans of earlier states of the same recording found
+  } = {},
 ): Promise<CrashScan> {
+  const { record, memo } = explore;
   mkdirSync(dir, { recursive: true });
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage, ...(record ? { record } : {}) }, environment));
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
   const [scan, extents, copies, checkpoint, reduced, fileOps] = await Promise.all([
-    scanDatadir(datadir),
+    scanDatadir(datadir, memo?.verdicts),
     buildExtentMap(disk.target, DATADIR_NAME),
     readDoublewrite(datadir),
     readCheckpoint(datadir),
     flavor === 'mysql' ? readReducedDoublewrite(datadir) : Promise.resolve([]),
-    flavor === 'mysql' ? Promise.resolve(null) : readRedoFileOps(datadir),
+    flavor === 'mysql' ? Promise.resolve(null) : readRedoFileOps(datadir, undefined, memo?.redo),
   ]);
   const unwrittenCopies = await readUnwrittenDoublewrite(datadir, disk.record.image, extents);
   // the order log names device offsets: this says which file and offset each one was

@@ -1,0 +1,51 @@
+/**
+ * Page verdicts remembered by content. verifyPage is a function of a page's bytes and its context
+ * (format, page number, space id) alone, so a page whose bytes and context equal those of the page
+ * last verified at the same place gets that verdict again without its checksum being computed: a
+ * byte comparison instead of a CRC. Explore judges many crash images of one recording that differ
+ * in a few pages, each scanned before and after its recovery; all but those pages are verified
+ * once. Memory: one copy of each page seen (the datadir's live pages).
+ */
+import type { SpaceFormat } from './fsp-flags.js';
+import { verifyPage, type PageContext, type PageVerdict } from './verify-page.js';
+
+interface Remembered {
+  bytes: Buffer;
+  format: SpaceFormat;
+  spaceId: number | null;
+  verdict: PageVerdict;
+}
+
+const sameFormat = (a: SpaceFormat, b: SpaceFormat) => a.pageSize === b.pageSize && a.fullCrc32 === b.fullCrc32 && a.zipSize === b.zipSize;
+
+export class PageVerdicts {
+  private readonly seen = new Map<string, Remembered>();
+  hits = 0;
+  misses = 0;
+
+  /** verifyPage's verdict on `page` at `file`:`ctx.pageNo`, computed only when the bytes or context are new. */
+  verify(file: string, page: Buffer, ctx: PageContext & { pageNo: number }): PageVerdict {
+    const key = `${file}#${ctx.pageNo}`;
+    const known = this.seen.get(key);
+    if (known && known.spaceId === ctx.spaceId && sameFormat(known.format, ctx.format) && known.bytes.equals(page)) {
+      this.hits++;
+      return known.verdict;
+    }
+    this.misses++;
+    const verdict = verifyPage(page, ctx);
+    if (known && known.bytes.length === page.length) {
+      page.copy(known.bytes);
+      Object.assign(known, { format: ctx.format, spaceId: ctx.spaceId, verdict });
+    } else {
+      this.seen.set(key, { bytes: Buffer.from(page), format: ctx.format, spaceId: ctx.spaceId, verdict });
+    }
+    return verdict;
+  }
+
+  /** Bytes held: one copy per page remembered. */
+  get bytes(): number {
+    let n = 0;
+    for (const r of this.seen.values()) n += r.bytes.length;
+    return n;
+  }
+}

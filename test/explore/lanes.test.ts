@@ -1,0 +1,83 @@
+/**
+ * Judging in lanes keeps the outcome of judging in order: a crash image shared by several states is
+ * judged by the first of them in state order that judges it without a rig error, whatever order
+ * the lanes finish in (JudgedImages), and results are handed on in state order (InOrder).
+ * Seeded: random keys, random finishing orders.
+ */
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createRng } from '../../faults/prng.js';
+import { InOrder } from '../../rig/explore/in-order.js';
+import { JudgedImages } from '../../rig/explore/judged-images.js';
+import type { CycleRecord } from '../../rig/results/types.js';
+
+/** Who judges each state's image when states are judged in order; `errs`: states ending in a rig error. */
+function inOrder(keys: string[], errs: Set<number>): Array<number | null> {
+  const judged = new Map<string, number>();
+  return keys.map((key, i) => {
+    const first = judged.get(key);
+    if (first !== undefined) return first;
+    if (!errs.has(i)) judged.set(key, i);
+    return null;
+  });
+}
+
+t.test('JudgedImages: the same takers as in order, for any lanes and finishing order', async (t) => {
+  const differ: string[] = [];
+  for (let seed = 1; seed <= 200; seed++) {
+    const rng = createRng(seed);
+    const n = 1 + rng.int(12);
+    const keys = Array.from({ length: n }, () => `k${rng.int(4)}`);
+    const errs = new Set(Array.from({ length: n }, (_, i) => i).filter(() => rng.int(5) === 0));
+    const lanes = 1 + rng.int(3);
+    const images = new JudgedImages(keys);
+    const took: Array<number | null> = new Array(n).fill(null);
+    await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => {
+        for (let i = lane; i < n; i += lanes) {
+          const same = images.for(i);
+          const earlier = await same.earlier;
+          await sleep(rng.int(3)); // lanes finish in any order
+          took[i] = earlier ? Number(earlier.id) : null;
+          const own = { id: String(i) } as CycleRecord;
+          same.settle(earlier ?? (errs.has(i) ? null : own));
+        }
+      }),
+    );
+    if (JSON.stringify(took) !== JSON.stringify(inOrder(keys, errs))) differ.push(`seed ${seed}: ${JSON.stringify(took)}`);
+  }
+  t.same(differ, [], 'every state took the judgement it takes in order');
+});
+
+t.test('JudgedImages: a state no lane will judge releases the states waiting on it', async (t) => {
+  const images = new JudgedImages(['a', 'a', 'a']);
+  images.settle(0, null); // its lane stopped before it
+  t.equal(await images.for(1).earlier, null, 'the next state of the image judges it itself');
+  images.settle(1, { id: '1' } as CycleRecord);
+  images.settle(1, null); // a second settle changes nothing
+  t.equal((await images.for(2).earlier)?.id, '1');
+});
+
+t.test('InOrder: results put in any order are handed on in order, each once', async (t) => {
+  const seen: number[] = [];
+  const order = new InOrder<number>(async (item, index) => {
+    t.equal(item, index * 10, `item ${index} is the one put at ${index}`);
+    await sleep(1);
+    seen.push(index);
+  });
+  for (const i of [2, 0, 3, 1, 5, 4]) order.put(i, i * 10);
+  t.same(await order.finish(), [0, 10, 20, 30, 40, 50]);
+  t.same(seen, [0, 1, 2, 3, 4, 5]);
+});
+
+t.test('InOrder: a failure to hand one on stops the rest and is thrown at the end', async (t) => {
+  const seen: number[] = [];
+  const order = new InOrder<number>((item) => {
+    if (item === 1) throw new Error('the disk is full');
+    seen.push(item);
+  });
+  for (const i of [0, 1, 2]) order.put(i, i);
+  await t.rejects(order.finish(), /the disk is full/);
+  t.ok(order.failed, 'the lanes can see it and stop');
+  t.same(seen, [0], 'nothing after the failure is handed on');
+});
