@@ -83,7 +83,7 @@ function judgement(r: CycleRecord): string {
 /** Resident memory of this process's descendants (servers, disk helpers), sampled. */
 class TreeMemory {
   peak = 0;
-  private readonly timer = setInterval(() => (this.peak = Math.max(this.peak, descendantsRss(process.pid))), 200);
+  private readonly timer = setInterval(() => (this.peak = Math.max(this.peak, descendantsRss(process.pid))), 500);
   stop(): number {
     clearInterval(this.timer);
     return this.peak;

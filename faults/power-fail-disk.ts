@@ -19,6 +19,7 @@ import { preflightDisk } from './preflight.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
 import { armCommand, type TriggerSpec } from './trigger.js';
+import { runCommand } from './run-command.js';
 
 export interface DiskOptions {
   dir: string;
@@ -222,7 +223,7 @@ async function startHelper(record: DiskRecord, helperPath: string, model: Device
 }
 
 async function attachLoop(record: DiskRecord): Promise<DiskRecord> {
-  const r = await execa('losetup', ['--find', '--show', '--direct-io=on', record.device], { reject: false });
+  const r = await runCommand('losetup', ['--find', '--show', '--direct-io=on', record.device]);
   if (r.exitCode !== 0) throw diskFailure(`losetup could not attach ${record.device}: ${r.stderr.trim()}`);
   const withLoop = { ...record, loopDevice: r.stdout.trim() };
   saveRecord(withLoop);
@@ -249,12 +250,12 @@ export async function makeAndMount(record: DiskRecord, format: boolean): Promise
   const recipe = FILESYSTEMS[record.fs];
   if (!recipe.mkfs) return record;
   if (format) {
-    const r = await execa(recipe.mkfs, [...recipe.args, record.loopDevice!], { reject: false });
+    const r = await runCommand(recipe.mkfs, [...recipe.args, record.loopDevice!]);
     if (r.exitCode !== 0) throw diskFailure(`${recipe.mkfs} failed: ${(r.stderr || r.stdout).trim()}`);
   }
   const mnt = join(record.dir, 'mnt');
   mkdirSync(mnt, { recursive: true });
-  const r = await execa('mount', [record.loopDevice!, mnt], { reject: false });
+  const r = await runCommand('mount', [record.loopDevice!, mnt]);
   if (r.exitCode !== 0) throw diskFailure(`mount ${record.loopDevice} failed: ${r.stderr.trim()}`);
   const mounted = { ...record, mountPoint: mnt };
   saveRecord(mounted);

@@ -3,12 +3,12 @@
  * Each failure is one line naming the problem and the fix.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { execa } from 'execa';
 import { diskBadInput } from './disk-error.js';
 import { readRecord, type DiskBackend } from './disk-record.js';
 import { FILESYSTEMS, diskSizeProblem, type FsKind } from './filesystems.js';
 import type { DiskEnvironment } from './disk-environment.js';
 import { commandExists, mountsAtOrBelow, processAlive } from './system.js';
+import { runCommand } from './run-command.js';
 
 export interface PreflightInput {
   dir: string;
@@ -51,7 +51,7 @@ function assertDirFree(dir: string): void {
 }
 
 async function assertFreeLoopDevice(): Promise<void> {
-  const r = await execa('losetup', ['--find'], { reject: false });
+  const r = await runCommand('losetup', ['--find']);
   if (r.exitCode !== 0 || !r.stdout.trim()) {
     throw diskBadInput(`no free loop device (${r.stderr.trim() || 'losetup --find found none'}); detach unused ones (losetup -D for yours) or run 'rig cleanup'`);
   }

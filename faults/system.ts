@@ -1,6 +1,6 @@
 /** What the kernel says about mounts, loop devices and processes: read, never guessed. */
 import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
+import { runCommand } from './run-command.js';
 
 function unescapeMount(path: string): string {
   return path.replace(/\\([0-7]{3})/g, (_, oct: string) => String.fromCharCode(parseInt(oct, 8)));
@@ -77,7 +77,7 @@ const found = new Set<string>(); // commands once found stay found: a disk per e
 
 export async function commandExists(name: string): Promise<boolean> {
   if (found.has(name)) return true;
-  const { exitCode } = await execa('sh', ['-c', `command -v "$1"`, 'sh', name], { reject: false });
+  const { exitCode } = await runCommand('sh', ['-c', `command -v "$1"`, 'sh', name]);
   if (exitCode === 0) found.add(name);
   return exitCode === 0;
 }

@@ -4,10 +4,10 @@
  * FUSE file, the pid still our helper) before touching it. Safe to run twice, and on the remains
  * of a killed run.
  */
-import { execa } from 'execa';
 import { forgetRecord, saveRecord, type DiskRecord } from './disk-record.js';
 import { sendCommand } from './control-client.js';
 import { tearDownDm } from './dm/dm-teardown.js';
+import { runCommand } from './run-command.js';
 import {
   isMounted,
   loopBackingFile,
@@ -54,7 +54,7 @@ async function unmount(target: string, report: TeardownReport, fuse: boolean, on
   const plain = fuse ? ['fusermount3', ['-u', target]] : ['umount', [target]];
   const lazy = fuse ? ['fusermount3', ['-u', '-z', target]] : ['umount', ['-l', target]];
   for (const [cmd, args] of (onlyLazy ? [lazy] : [plain, lazy]) as [string, string[]][]) {
-    const r = await execa(cmd, args, { reject: false, timeout: 30_000 });
+    const r = await runCommand(cmd, args, { timeoutMs: 30_000 });
     if (r.exitCode === 0 || !isMounted(target)) {
       report.unmounted.push(target);
       return;
@@ -85,7 +85,7 @@ async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFro
     report.problems.push(`${dev} is no longer backed by ${record.device}; left alone`);
     return;
   }
-  const r = await execa('losetup', ['-d', dev], { reject: false, timeout: 30_000 });
+  const r = await runCommand('losetup', ['-d', dev], { timeoutMs: 30_000 });
   // another disk may take the freed device at once: detached means no longer backed by our file
   const gone = await waitFor(() => !backedByOurFile(record, dev, mountedFrom), 5000);
   if (gone) report.detached.push(dev);

@@ -3,8 +3,8 @@
  * filesystem with FIEMAP: ext4, xfs). `-b512` makes every figure a 512-byte sector count, exact
  * whatever the filesystem's block size; offsets are returned in bytes.
  */
-import { execa } from 'execa';
 import { rigFailure } from '../errors.js';
+import { runCommand } from '../../faults/run-command.js';
 
 export interface FileExtent {
   /** Byte offset in the file. */
@@ -51,7 +51,7 @@ export async function readExtents(paths: string[]): Promise<Map<string, FileExte
   const all = new Map<string, FileExtent[]>();
   for (let i = 0; i < paths.length; i += 200) {
     const batch = paths.slice(i, i + 200);
-    const result = await execa('filefrag', ['-e', '-v', '-b512', ...batch], { reject: false });
+    const result = await runCommand('filefrag', ['-e', '-v', '-b512', ...batch]);
     if (result.exitCode !== 0) {
       throw rigFailure(`filefrag failed (exit ${result.exitCode}): ${result.stderr.trim()}; is e2fsprogs installed?`);
     }
