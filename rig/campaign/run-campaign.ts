@@ -157,7 +157,8 @@ async function exploreOne(
 ): Promise<void> {
   const { runtime, serverVersion } = input.runtimeFor(planned.scenario);
   input.progress.cycleStarted(next(), planned);
-  let started = Date.now();
+  const started = Date.now();
+  let first = true; // the first state's time includes the recording
   await runExplore({
     runId: planned.id,
     settings,
@@ -179,8 +180,10 @@ async function exploreOne(
     onPhase: (phase) => input.progress.phase(phase),
     onState: async (record) => {
       if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
-      input.progress.cycleFinished(next(), record, (Date.now() - started) / 1000);
-      started = Date.now();
+      // states judged in lanes are handed on in order, several at once: each shows its own time
+      const ownMs = Object.values(record.timings).reduce((sum, ms) => sum + (ms ?? 0), 0);
+      input.progress.cycleFinished(next(), record, (first ? Date.now() - started : ownMs) / 1000);
+      first = false;
       await settle(record);
     },
   });

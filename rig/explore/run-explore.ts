@@ -2,7 +2,9 @@
  * An exploration: record one load run, then judge many crash states from the recording, each
  * exactly like a live cycle (./judge-state.ts). States are picked every barrier, by a seeded
  * sample, or targeted at the scenario's claim (./pick-states.ts, ./state-targets.ts), and judged
- * in recording order on one working image that only moves forward.
+ * in lanes: each lane takes every n-th state in recording order on its own working image, which
+ * only moves forward, and the lanes' results are handed on in state order (./in-order.ts) with
+ * each shared crash image judged by its first state (./judged-images.ts).
  */
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
