@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePlan } from '../../faults/crash-plan.js';
+import type { CrashPlan } from '../../faults/crash-plan.js';
 import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
 import { DEFAULT_RECOVERY_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
@@ -59,6 +59,7 @@ export interface StateInput {
   serverVersion: string;
   diskEnvironment?: DiskEnvironment;
   recoveryBounds?: Partial<RecoveryBounds>;
+  plan: CrashPlan; // the state's plan, drawn from its barrier's pending writes and its seed
   sameImage: SameImage; // the earlier state that judged the same crash image (./judged-images.ts)
   memo?: ScanMemo; // what the scans of earlier states found
   signal?: AbortSignal;
@@ -107,7 +108,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     mkdirSync(input.dir, { recursive: true });
     const server = serverIdentity(input.serverVersion);
     record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
-    const plan = makePlan(barrier.pending, state.planSeed, settings.disk.atomicUnit, settings.disk.fates);
+    const { plan } = input;
     writeFileSync(join(input.dir, 'plan.json'), JSON.stringify(plan, null, 1) + '\n');
     const journal = await timer.time('materialize', () => {
       images.advance(barrier.durableCount);

@@ -128,7 +128,8 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     };
     input.onRecorded?.(summary);
     const { atomicUnit, fates } = input.settings.disk;
-    const sameImages = new JudgedImages(picked.map((s) => stateKey(s.barrier.durableCount, makePlan(s.barrier.pending, s.planSeed, atomicUnit, fates))));
+    const plans = picked.map((s) => makePlan(s.barrier.pending, s.planSeed, atomicUnit, fates));
+    const sameImages = new JudgedImages(picked.map((s, i) => stateKey(s.barrier.durableCount, plans[i]!)));
     const memo = input.scanMemo === false ? undefined : newScanMemo();
     const lanes = Math.max(1, Math.min(input.lanes ?? defaultLanes(), picked.length));
     const inOrder = new InOrder<CycleRecord>(async (record, i) => input.onState?.(record, i + 1, picked.length));
@@ -155,6 +156,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
         loadStartUs: recorded.loadStartUs,
         runtime: input.runtime,
         serverVersion: input.serverVersion,
+        plan: plans[i]!,
         sameImage,
         ...(memo ? { memo } : {}),
         ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),

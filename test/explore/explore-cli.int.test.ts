@@ -17,6 +17,7 @@ import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { ensureBuilt, leftoversUnder, pollUntil, rig, waitForFile } from '../fixtures/rig-cli.js';
 import { processAlive } from '../../faults/system.js';
+import { defaultLanes } from '../../rig/explore/run-explore.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-explore-cli-'));
@@ -63,10 +64,14 @@ function statesInFlight(): string[] {
   });
 }
 
-t.test('SIGINT with two states in flight, then --resume', async (t) => {
-  const child = rig(['explore', ...SETTINGS, '--states', '4', '--out', out], env);
+// six states: once the first is saved, five remain for the lanes, so two are in flight at once
+const STATES = 6;
+const LANES = defaultLanes();
+
+t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
+  const child = rig(['explore', ...SETTINGS, '--states', String(STATES), '--out', out], env);
   await waitForFile(join(out, 'cycles', 'explore-1-s1', 'cycle.json'), 300_000);
-  const inFlight = await pollUntil('two states never were in flight at once', 120_000, () => (statesInFlight().length >= 2 ? statesInFlight() : null));
+  const inFlight = await pollUntil(`${LANES} states never were in flight at once`, 120_000, () => (statesInFlight().length >= LANES ? statesInFlight() : null));
   child.kill('SIGINT');
   t.comment(`SIGINT with ${inFlight.join(' and ')} in flight`);
   const stopped = await child;
@@ -76,16 +81,16 @@ t.test('SIGINT with two states in flight, then --resume', async (t) => {
   t.equal(partial.outcome, 'running');
   t.ok(partial.cycles.length >= 1 && partial.cycles.every((c) => c.explore?.run === 'explore-1'), `the states judged before the signal are recorded (${partial.cycles.map((c) => c.id).join(', ')})`);
 
-  const resumed = await rig(['explore', ...SETTINGS, '--states', '4', '--out', out, '--resume'], env);
+  const resumed = await rig(['explore', ...SETTINGS, '--states', String(STATES), '--out', out, '--resume'], env);
   const results = await readResults(out);
   t.equal(resumed.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome (${resumed.stderr.trim().split('\n').slice(-2).join(' | ')})`);
-  t.match(resumed.stdout, /^\[4\/4\] explore-1-s4: /m, 'the interrupted exploration ran again to its end');
-  t.same(results.cycles.map((c) => c.id), ['explore-1-s1', 'explore-1-s2', 'explore-1-s3', 'explore-1-s4']);
+  t.match(resumed.stdout, new RegExp(`^\\[${STATES}/${STATES}\\] explore-1-s${STATES}: `, 'm'), 'the interrupted exploration ran again to its end');
+  t.same(results.cycles.map((c) => c.id), Array.from({ length: STATES }, (_, i) => `explore-1-s${i + 1}`));
   for (const c of results.cycles) {
     t.not(c.verdict, 'rig-error', `${c.id}: judged (${c.reason.slice(0, 160)})`);
     t.ok(c.tornPagesBefore.length === 0 || c.expectationHeld, `${c.id}: ${c.tornPagesBefore.length} torn pages; a torn page holds the negative control, whatever the server did`);
   }
-  t.same(results.scenarios[0]!.cyclesPlanned, 4);
+  t.same(results.scenarios[0]!.cyclesPlanned, STATES);
   t.same(await leftoversUnder(base), [], 'nothing left after the resumed run either');
 
   const state = results.cycles[2]!;
@@ -112,6 +117,6 @@ t.test('the report says where each state came from', async (t) => {
   const state = page.locator('[id="cycle-explore-1-s3"]');
   t.equal(await state.count(), 1, 'the state has its block');
   const line = (await state.locator('p.explore').innerText()).trim();
-  t.match(line, /^Explored state 3 of 4 from the recording of explore-1 \(seed 3\): the crash (at flush \d+|at the cut, after the last flush), \d+ writes durable, one of \d+ barriers with writes pending; picked targeted, score \d+\.$/, line);
+  t.match(line, new RegExp(`^Explored state 3 of ${STATES} from the recording of explore-1 \\(seed 3\\): the crash (at flush \\d+|at the cut, after the last flush), \\d+ writes durable, one of \\d+ barriers with writes pending; picked targeted, score \\d+\\.$`), line);
   t.match(await state.locator('.parts').innerText(), /Disk counters \(recording start to barrier\)/i);
 });
