@@ -41,11 +41,4 @@ export class PageVerdicts {
     }
     return verdict;
   }
-
-  /** Bytes held: one copy per page remembered. */
-  get bytes(): number {
-    let n = 0;
-    for (const r of this.seen.values()) n += r.bytes.length;
-    return n;
-  }
 }
