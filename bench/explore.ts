@@ -6,7 +6,7 @@
  * judged states per hour with the recording's time included, and that rate as a share of the
  * recovery-only limit (3,600 s over the median time of the states' own recoveries, one at a time:
  * the baseline's); whether the two passes gave the same verdicts, torn-page lists and crash-image
- * sha256; and the peak memory and disk per state in flight. Target: 75% of the limit.
+ * digest (rig/explore/image-hash.ts); and the peak memory and disk per state in flight. Target: 75% of the limit.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
  * [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]`.
  */
@@ -77,7 +77,7 @@ function medianRecovery(records: CycleRecord[]): number {
 
 /** What must be the same whichever way a state is judged. */
 function judgement(r: CycleRecord): string {
-  return JSON.stringify([r.verdict, r.tornPagesBefore.map((p) => `${p.file}:${p.page}`), r.crashImageSha256]);
+  return JSON.stringify([r.verdict, r.tornPagesBefore.map((p) => `${p.file}:${p.page}`), r.crashImageBlocksSha256]);
 }
 
 /** Resident memory of this process's descendants (servers, disk helpers), sampled. */
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
             `${live.name} (${serverVersion}): live ${cyclesPerHour.toFixed(0)} cycles/h${CYCLES ? ` (${verdicts(cycles)}; ${claim} ${share(cycles)})` : ''}; ` +
               `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
-              `the same verdict, torn pages and sha256 in both passes: ${same} of ${before.result.records.length}\n` +
+              `the same verdict, torn pages and crash-image digest in both passes: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n`).join('') +
               `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%), ${(afterRate / Math.max(1, cyclesPerHour)).toFixed(2)}x the live cycles\n`,
           );

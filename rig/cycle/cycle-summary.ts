@@ -74,6 +74,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   }
   lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
+  if (r.crashImageBlocksSha256) lines.push(`  crash image sha256 of its 4 MiB blocks ${r.crashImageBlocksSha256}`);
   if (r.error) lines.push(`  error: ${r.error}`);
   return lines.join('\n');
 }

@@ -28,7 +28,6 @@ import { judgeRecovery } from '../cycle/stages/judge.js';
 import { recoverServer } from '../cycle/stages/recover.js';
 import { scanAfterRecovery } from '../cycle/stages/scan-after.js';
 import { recordScan, scanCrashImage } from '../cycle/stages/scan.js';
-import { sha256WithOverlay } from './image-hash.js';
 import type { PickedState } from './pick-states.js';
 import { statsAt, type RecordingStats } from './recording-stats.js';
 import type { SameImage } from './judged-images.js';
@@ -126,7 +125,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     record.throughput = input.load.throughput;
     record.ledger = { checked: false, acked: at.ackedCount, missing: 0 };
     record.pendingWrites = plan.writes;
-    hashing = sha256WithOverlay(images.cleanImage, landedPieces(journal, plan));
+    hashing = images.digestWith(landedPieces(journal, plan));
     const undo = { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX };
     const scanned = await timer.time('scanBefore', () =>
       scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, { record: undo, ...(input.memo ? { memo: input.memo } : {}) }),
@@ -144,7 +143,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
       await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
       if (record.verdict !== 'rig-error') judgedBy = record;
     }
-    record.crashImageSha256 = await hashing;
+    record.crashImageBlocksSha256 = await hashing;
   } catch (error) {
     markRigError(record, error);
   } finally {

@@ -15,10 +15,11 @@ import { readAt, writeAt } from '../../faults/file-io.js';
 import { applyPlan } from '../../faults/materialize.js';
 import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
-import type { Overlay } from './image-hash.js';
+import { blocksSha256WithOverlay, forgetBlocks, type BlockDigests, type Overlay } from './image-hash.js';
 
 export class StateImages {
   private applied = 0;
+  private cleanBlocks: BlockDigests | null = null; // the clean image's block digests (./image-hash.ts)
 
   private constructor(
     readonly clean: string | null, // null: a one-off rebuild, never put back
@@ -57,6 +58,7 @@ export class StateImages {
         const data = readRecordedData(this.recordingFd, w);
         if (clean !== null) writeAt(clean, data, w.offset);
         writeAt(work, data, w.offset);
+        if (this.cleanBlocks) forgetBlocks(this.cleanBlocks, w.offset, w.length);
       }
     } finally {
       if (clean !== null) closeSync(clean);
@@ -85,9 +87,15 @@ export class StateImages {
     return journal;
   }
 
-  /** The clean image, which holds the current barrier's durable writes and nothing else. */
-  get cleanImage(): string {
-    return this.cleanPath();
+  /**
+   * The blocks digest of the state's crash image, the clean image with pieces laid over it,
+   * hashing only the blocks whose digest is not known from the state before. Awaited before the
+   * next advance, which writes the clean image.
+   */
+  async digestWith(pieces: Overlay[]): Promise<string> {
+    const { blocksSha256, clean } = await blocksSha256WithOverlay(this.cleanPath(), pieces, this.cleanBlocks);
+    this.cleanBlocks = clean;
+    return blocksSha256;
   }
 
   /** Copies the ranges back from `clean` into `work`: the state's pending writes and its recovery's. */

@@ -26,7 +26,7 @@ export function loadCycleRecord(cycleDir: string): CycleRecord {
   return JSON.parse(readFileSync(path, 'utf8')) as CycleRecord;
 }
 
-export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment): Promise<{ record: CycleRecord; disk: PowerFailDisk; sha256: string }> {
+export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment): Promise<{ record: CycleRecord; disk: PowerFailDisk; check: string }> {
   const record = loadCycleRecord(cycleDir);
   const cut = join(cycleDir, 'cut');
   const evidence = record.explore ? ['plan.json'] : ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
@@ -38,17 +38,20 @@ export async function rebuildAndServe(cycleDir: string, environment?: DiskEnviro
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const image = join(dir, 'crash.img');
-  const sha256 = record.explore
-    ? await rebuildStateImage(resolve(cycleDir, record.explore.recording), record.explore.barrier, join(cycleDir, 'plan.json'), image)
+  const blocks = Boolean(record.explore && record.crashImageBlocksSha256);
+  const digest = record.explore
+    ? await rebuildStateImage(resolve(cycleDir, record.explore.recording), record.explore.barrier, join(cycleDir, 'plan.json'), image, blocks ? 'blocks' : 'sha256')
     : await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
-  if (record.crashImageSha256 && sha256 !== record.crashImageSha256) {
+  const expected = blocks ? record.crashImageBlocksSha256 : record.crashImageSha256;
+  const check = `${blocks ? 'sha256 of its 4 MiB blocks' : 'sha256'} ${digest}`;
+  if (expected && digest !== expected) {
     rmSync(dir, { recursive: true, force: true });
-    throw rigFailure(`rebuilt crash image has sha256 ${sha256}, the record says ${record.crashImageSha256}`);
+    throw rigFailure(`rebuilt crash image has ${check}, the record says ${expected}`);
   }
   // served on the FUSE disk whatever backend the cycle cut on: the crash image is the same bytes,
   // and a dm cycle's repro then runs where the kernel has no device-mapper
   const disk = await startDisk({ ...diskOptionsFor(record.settings, dir, { adoptImage: image }, environment), backend: 'fuse' });
-  return { record, disk, sha256 };
+  return { record, disk, check }; // check: the digest the rebuild matched, named
 }
 
 export async function reproDown(cycleDir: string): Promise<boolean> {

@@ -422,7 +422,9 @@ export interface CycleRecord {
   recovery: RecoveryRun | null; // null when the cycle did not reach recovery (absent in older records)
   errorLog: { excerpt: string; events: LogEvent[] };
   throughput: { tMs: number; commits: number }[]; // commits acknowledged per bucket
-  crashImageSha256: string | null;
+  crashImageSha256: string | null; // a live cycle's (and a shrunk one's) crash image
+  /** An explore state's crash image: the sha256 of its 4 MiB blocks' sha256s (rig/explore/image-hash.ts). */
+  crashImageBlocksSha256?: string;
   timings: Partial<Record<Phase, number>>; // milliseconds
   evidenceDir: string | null; // relative to the results folder, when evidence was kept
   /** Why the evidence was kept, or why not (rig/campaign/evidence-policy.ts; absent in older records). */

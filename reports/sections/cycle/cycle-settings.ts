@@ -35,7 +35,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
   ];
   if (cycle.server) rows.push(['server', cycle.server.version], ['InnoDB options', cycle.server.innodb.join(' ')]);
   return html`<dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
-<dt>crash image sha256</dt><dd class="mono hash">${cycle.crashImageSha256 ?? '—'}</dd>
+${cycle.crashImageBlocksSha256 ? html`<dt>crash image sha256 of its 4 MiB blocks</dt><dd class="mono hash">${cycle.crashImageBlocksSha256}</dd>` : html`<dt>crash image sha256</dt><dd class="mono hash">${cycle.crashImageSha256 ?? '—'}</dd>`}
 <dt>evidence</dt><dd class="mono">${cycle.evidenceDir ?? 'not kept'}</dd></dl>`;
 }
 

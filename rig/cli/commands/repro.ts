@@ -1,5 +1,5 @@
 /**
- * `rig repro CYCLE_DIR`: rebuild a cycle's crash image byte for byte, check its sha256, leave it
+ * `rig repro CYCLE_DIR`: rebuild a cycle's crash image byte for byte, check its digest, leave it
  * mounted and print the server command (of the host's server; a docker cycle's runs in its image,
  * through `--recover`); `--recover` runs the recovery check on it again; `--recover` with
  * `--runtime`, `--image` or `--server-binary` judges it again on that server with the rig's oracle
@@ -87,8 +87,8 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
     return runInterruptible((signal) => rejudgeOnServer(cycleDir, other, signal));
   }
   return runInterruptible(async (signal) => {
-    const { record, disk, sha256 } = await rebuildAndServe(cycleDir, contextFromEnv().disk);
-    process.stdout.write(`crash image rebuilt, sha256 ${sha256} (matches the record)\n`);
+    const { record, disk, check } = await rebuildAndServe(cycleDir, contextFromEnv().disk);
+    process.stdout.write(`crash image rebuilt, ${check} (matches the record)\n`);
     const datadir = datadirOn(disk.target);
     if (!opts.recover && record.settings.runtime === 'docker') {
       // the host's server may not be the one that ran (nor accept its settings): it runs in the image

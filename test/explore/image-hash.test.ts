@@ -1,0 +1,105 @@
+/**
+ * An explore state's crash-image digest: the sha256 of its 4 MiB blocks' sha256s. Seeded images,
+ * written forward as a lane's clean image is, digested with pieces laid over them while the
+ * blocks' digests are carried from one state to the next, give the digest of the image actually
+ * built, state after state; a carried digest the caller failed to forget is used as it stands (so
+ * the carrying is what saves the work); and the shell pipeline the docs give computes the same.
+ */
+import t from 'tap';
+import { createHash } from 'node:crypto';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { createRng, type Rng } from '../../faults/prng.js';
+import { blocksSha256File, blocksSha256WithOverlay, DIGEST_BLOCK, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'image-hash-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The definition, written out plainly. */
+function blocksDigest(image: Buffer): string {
+  const top = createHash('sha256');
+  for (let at = 0; at < image.length; at += DIGEST_BLOCK) top.update(createHash('sha256').update(image.subarray(at, at + DIGEST_BLOCK)).digest());
+  return top.digest('hex');
+}
+
+function built(path: string, pieces: Overlay[]): string {
+  const image = readFileSync(path);
+  for (const p of pieces) p.data.copy(image, p.offset);
+  return blocksDigest(image);
+}
+
+/** A write somewhere in the image, sometimes across a block boundary. */
+function randomWrite(rng: Rng, size: number): Overlay {
+  const length = 1 + rng.int(rng.int(4) === 0 ? 2 * DIGEST_BLOCK : 64 * 1024);
+  const offset = rng.int(3) === 0 ? Math.max(0, (1 + rng.int(Math.floor(size / DIGEST_BLOCK))) * DIGEST_BLOCK - rng.int(length)) : rng.int(size);
+  const data = Buffer.alloc(Math.min(length, size - Math.min(offset, size - 1)));
+  for (let i = 0; i < data.length; i += 512) data[i] = 1 + rng.int(255);
+  return { offset: Math.min(offset, size - data.length), data };
+}
+
+t.test('state after state, with the blocks carried: the digest of the image each plan builds', async (t) => {
+  const wrong: string[] = [];
+  let states = 0;
+  for (let seed = 1; seed <= 12; seed++) {
+    const rng = createRng(seed);
+    const path = join(dir, `clean-${seed}.img`);
+    const size = (1 + rng.int(5)) * DIGEST_BLOCK + (rng.int(2) ? rng.int(DIGEST_BLOCK) : 0); // not always whole blocks
+    const fd = openSync(path, 'w+');
+    ftruncateSync(fd, size);
+    let known: BlockDigests | null = null;
+    for (let state = 0; state < 5; state++, states++) {
+      const pieces = Array.from({ length: rng.int(5) }, () => randomWrite(rng, size)); // later pieces win where they overlap
+      const result = await blocksSha256WithOverlay(path, pieces, known);
+      if (result.blocksSha256 !== built(path, pieces)) wrong.push(`seed ${seed} state ${state}`);
+      known = result.clean;
+      for (let i = rng.int(4); i > 0; i--) {
+        const w = randomWrite(rng, size); // the clean image moves to the next barrier
+        writeSync(fd, w.data, 0, w.data.length, w.offset);
+        forgetBlocks(known, w.offset, w.data.length);
+      }
+    }
+    closeSync(fd);
+  }
+  t.same(wrong, [], `each of ${states} digests is that of the image its pieces build`);
+});
+
+t.test('a carried block digest is used as it stands; a block written and forgotten is read again', async (t) => {
+  const path = join(dir, 'stale.img');
+  const fd = openSync(path, 'w+');
+  ftruncateSync(fd, 3 * DIGEST_BLOCK);
+  const first = await blocksSha256WithOverlay(path, []);
+  t.equal(first.clean.filter(Boolean).length, 3, 'every block of the file gets a digest');
+  writeSync(fd, Buffer.from('written'), 0, 7, DIGEST_BLOCK + 10);
+  closeSync(fd);
+  const stale = await blocksSha256WithOverlay(path, [], first.clean);
+  t.equal(stale.blocksSha256, first.blocksSha256, 'not forgotten: the write is not seen, so nothing was read');
+  const kept = [...first.clean];
+  forgetBlocks(kept, DIGEST_BLOCK + 10, 7);
+  t.same(kept.map((k) => k !== null), [true, false, true], 'forgetBlocks drops the block the write touched');
+  const fresh = await blocksSha256WithOverlay(path, [], kept);
+  t.equal(fresh.blocksSha256, built(path, []), 'forgotten: the block is read again');
+  const over = await blocksSha256WithOverlay(path, [{ offset: 2 * DIGEST_BLOCK - 1, data: Buffer.from([7, 7]) }], fresh.clean);
+  t.equal(over.blocksSha256, built(path, [{ offset: 2 * DIGEST_BLOCK - 1, data: Buffer.from([7, 7]) }]), 'a piece across a boundary changes both blocks');
+  t.same(over.clean, fresh.clean, 'and leaves the digests of the file itself as they were');
+});
+
+t.test('forgetBlocks: every block a range touches, none past the end', async (t) => {
+  const known: BlockDigests = Array.from({ length: 4 }, () => new Uint8Array(32));
+  forgetBlocks(known, DIGEST_BLOCK - 1, 2);
+  forgetBlocks(known, 3 * DIGEST_BLOCK, 10 * DIGEST_BLOCK);
+  forgetBlocks(known, 2 * DIGEST_BLOCK, 0);
+  t.same(known.map((k) => k !== null), [false, false, true, false]);
+});
+
+t.test('the shell pipeline in the docs gives the same digest', async (t) => {
+  const path = join(dir, 'shell.img');
+  const fd = openSync(path, 'w+');
+  ftruncateSync(fd, 2 * DIGEST_BLOCK + 12345);
+  writeSync(fd, Buffer.from('a page'), 0, 6, DIGEST_BLOCK + 4096);
+  closeSync(fd);
+  const pipeline = `split -b ${DIGEST_BLOCK} --filter='sha256sum | cut -c1-64' '${path}' | tr -d '\\n' | tr a-f A-F | basenc --base16 -d | sha256sum`;
+  const { stdout } = await execa('sh', ['-c', pipeline]);
+  t.equal(stdout.split(' ')[0], await blocksSha256File(path));
+});
