@@ -4,8 +4,7 @@
  * file sha256 would read and hash the whole image (512 MiB in the quick campaigns) for every state,
  * about 0.7 s of a core each, most of the rig's own work per state; with the blocks' digests kept
  * per lane, a state hashes only the blocks it or the barriers since the last state wrote.
- * The same digest of any file, from a shell:
- *   split -b 4194304 --filter='sha256sum | cut -c1-64' IMAGE | tr -d '\n' | tr a-f A-F | basenc --base16 -d | sha256sum
+ * The same digest of any file, from a shell: blocksDigestCommand (rig/results/crash-image-digest.ts).
  *
  * The state's image is the clean image with its landed units written over it, and the clean image
  * does not change while the state is judged, so the worker hashes the clean image with those
@@ -13,8 +12,7 @@
  * recovers on it. The hash must be awaited before the images move on to the next barrier.
  */
 import { Worker } from 'node:worker_threads';
-
-export const DIGEST_BLOCK = 4 * 1024 * 1024;
+import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
 
 /** Bytes that replace the clean image's at an offset, in the order they were written. */
 export interface Overlay {

@@ -15,6 +15,7 @@ import { startDisk } from '../../faults/start-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
 import { diskOptionsFor } from '../cycle/disk-options.js';
 import { rebuildStateImage } from '../explore/rebuild-state.js';
+import { BLOCKS_DIGEST_NAME } from '../results/crash-image-digest.js';
 
 export function reproDir(cycleDir: string): string {
   return join(cycleDir, 'repro');
@@ -43,7 +44,7 @@ export async function rebuildAndServe(cycleDir: string, environment?: DiskEnviro
     ? await rebuildStateImage(resolve(cycleDir, record.explore.recording), record.explore.barrier, join(cycleDir, 'plan.json'), image, blocks ? 'blocks' : 'sha256')
     : await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
   const expected = blocks ? record.crashImageBlocksSha256 : record.crashImageSha256;
-  const check = `${blocks ? 'sha256 of its 4 MiB blocks' : 'sha256'} ${digest}`;
+  const check = `${blocks ? BLOCKS_DIGEST_NAME : 'sha256'} ${digest}`;
   if (expected && digest !== expected) {
     rmSync(dir, { recursive: true, force: true });
     throw rigFailure(`rebuilt crash image has ${check}, the record says ${expected}`);

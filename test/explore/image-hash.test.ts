@@ -3,7 +3,7 @@
  * written forward as a lane's clean image is, digested with pieces laid over them while the
  * blocks' digests are carried from one state to the next, give the digest of the image actually
  * built, state after state; a carried digest the caller failed to forget is used as it stands (so
- * the carrying is what saves the work); and the shell pipeline the docs give computes the same.
+ * the carrying is what saves the work); and the shell command the bundle README gives computes the same.
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { createRng, type Rng } from '../../faults/prng.js';
-import { blocksSha256File, blocksSha256WithOverlay, DIGEST_BLOCK, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
+import { blocksSha256File, blocksSha256WithOverlay, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
+import { blocksDigestCommand, DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'image-hash-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,13 +94,12 @@ t.test('forgetBlocks: every block a range touches, none past the end', async (t)
   t.same(known.map((k) => k !== null), [false, false, true, false]);
 });
 
-t.test('the shell pipeline in the docs gives the same digest', async (t) => {
+t.test('the shell command the bundle README gives computes the same digest', async (t) => {
   const path = join(dir, 'shell.img');
   const fd = openSync(path, 'w+');
   ftruncateSync(fd, 2 * DIGEST_BLOCK + 12345);
   writeSync(fd, Buffer.from('a page'), 0, 6, DIGEST_BLOCK + 4096);
   closeSync(fd);
-  const pipeline = `split -b ${DIGEST_BLOCK} --filter='sha256sum | cut -c1-64' '${path}' | tr -d '\\n' | tr a-f A-F | basenc --base16 -d | sha256sum`;
-  const { stdout } = await execa('sh', ['-c', pipeline]);
+  const { stdout } = await execa('sh', ['-c', blocksDigestCommand(path)]);
   t.equal(stdout.split(' ')[0], await blocksSha256File(path));
 });
