@@ -28,79 +28,145 @@ export interface ImageDigest {
   clean: BlockDigests; // the blocks of the file itself (no piece over them) whose digest is known
 }
 
-const DIGEST_WITH_OVERLAY = `
-const { workerData, parentPort } = require('node:worker_threads');
+/** The worker's loop: one request at a time, in the order sent, with one block buffer for all. */
+const DIGEST_LOOP = `
+const { parentPort } = require('node:worker_threads');
 const { openSync, readSync, closeSync, fstatSync } = require('node:fs');
 const { createHash } = require('node:crypto');
-const { path, pieces, known, block } = workerData;
-const fd = openSync(path, 'r');
-const buf = Buffer.alloc(block);
-const top = createHash('sha256');
-let clean;
-try {
-  const size = fstatSync(fd).size;
-  const blocks = Math.ceil(size / block);
-  clean = new Array(blocks).fill(null);
-  const over = new Map(); // block -> the pieces over it, in order
-  for (const p of pieces) {
-    if (p.data.byteLength === 0) continue;
-    const last = Math.min(blocks - 1, Math.floor((p.offset + p.data.byteLength - 1) / block));
-    for (let b = Math.floor(p.offset / block); b <= last; b++) {
-      if (!over.has(b)) over.set(b, []);
-      over.get(b).push(p);
-    }
-  }
-  for (let b = 0; b < blocks; b++) {
-    const at = b * block;
-    const want = Math.min(block, size - at);
-    const mine = over.get(b);
-    const cached = known && known[b] ? known[b] : null;
-    if (!mine && cached) {
-      clean[b] = cached;
-      top.update(cached);
-      continue;
-    }
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, buf, got, want - got, at + got);
-      if (n === 0) break;
-      got += n;
-    }
-    buf.fill(0, got, want);
-    if (mine) {
-      clean[b] = cached;
-      for (const p of mine) {
-        const data = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
-        const from = Math.max(at, p.offset);
-        const to = Math.min(at + want, p.offset + data.length);
-        if (from < to) data.copy(buf, from - at, from - p.offset, to - p.offset);
+let buf = null;
+function digest({ path, pieces, known, block }) {
+  if (!buf || buf.length !== block) buf = Buffer.alloc(block);
+  const fd = openSync(path, 'r');
+  const top = createHash('sha256');
+  let clean;
+  try {
+    const size = fstatSync(fd).size;
+    const blocks = Math.ceil(size / block);
+    clean = new Array(blocks).fill(null);
+    const over = new Map(); // block -> the pieces over it, in order
+    for (const p of pieces) {
+      if (p.data.byteLength === 0) continue;
+      const last = Math.min(blocks - 1, Math.floor((p.offset + p.data.byteLength - 1) / block));
+      for (let b = Math.floor(p.offset / block); b <= last; b++) {
+        if (!over.has(b)) over.set(b, []);
+        over.get(b).push(p);
       }
     }
-    const digest = createHash('sha256').update(buf.subarray(0, want)).digest();
-    if (!mine) clean[b] = new Uint8Array(digest);
-    top.update(digest);
+    for (let b = 0; b < blocks; b++) {
+      const at = b * block;
+      const want = Math.min(block, size - at);
+      const mine = over.get(b);
+      const cached = known && known[b] ? known[b] : null;
+      if (!mine && cached) {
+        clean[b] = cached;
+        top.update(cached);
+        continue;
+      }
+      let got = 0;
+      while (got < want) {
+        const n = readSync(fd, buf, got, want - got, at + got);
+        if (n === 0) break;
+        got += n;
+      }
+      buf.fill(0, got, want);
+      if (mine) {
+        clean[b] = cached;
+        for (const p of mine) {
+          const data = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
+          const from = Math.max(at, p.offset);
+          const to = Math.min(at + want, p.offset + data.length);
+          if (from < to) data.copy(buf, from - at, from - p.offset, to - p.offset);
+        }
+      }
+      const digest = createHash('sha256').update(buf.subarray(0, want)).digest();
+      if (!mine) clean[b] = new Uint8Array(digest);
+      top.update(digest);
+    }
+  } finally {
+    closeSync(fd);
   }
-} finally {
-  closeSync(fd);
+  return { blocksSha256: top.digest('hex'), clean };
 }
-parentPort.postMessage({ blocksSha256: top.digest('hex'), clean });
+parentPort.on('message', (request) => {
+  try {
+    parentPort.postMessage({ id: request.id, ...digest(request) });
+  } catch (error) {
+    parentPort.postMessage({ id: request.id, error: String(error && error.message ? error.message : error) });
+  }
+});
 `;
 
+type Reply = { id: number; error?: string } & Partial<ImageDigest>;
+
 /**
- * The blocks digest of the file at path with pieces laid over it in order. `known` holds digests
- * of the file's own blocks from an earlier call, null for each block written since: a stale entry
- * gives a wrong digest, so the caller forgets every block it writes (forgetBlocks).
+ * A worker thread that digests images, kept for as many requests as its owner sends (an explore
+ * lane sends one per state: a worker started for each cost about 30 ms of a core). It holds the
+ * rig open only while a request is in flight; close() ends it.
  */
-export function blocksSha256WithOverlay(path: string, pieces: Overlay[], known: BlockDigests | null = null): Promise<ImageDigest> {
-  return new Promise((resolve, reject) => {
-    const workerData = { path, pieces: pieces.map((p) => ({ offset: p.offset, data: new Uint8Array(p.data) })), known, block: DIGEST_BLOCK };
-    const worker = new Worker(DIGEST_WITH_OVERLAY, { eval: true, workerData });
-    worker.once('message', (result: ImageDigest) => resolve(result));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`hashing ${path} ended with code ${code}`));
+export class DigestWorker {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, { resolve: (d: ImageDigest) => void; reject: (e: Error) => void }>();
+  private next = 1;
+
+  /** The blocks digest of the file at path with pieces laid over it in order (blocksSha256WithOverlay). */
+  digest(path: string, pieces: Overlay[], known: BlockDigests | null = null): Promise<ImageDigest> {
+    const worker = this.started();
+    const id = this.next++;
+    const request = { id, path, pieces: pieces.map((p) => ({ offset: p.offset, data: new Uint8Array(p.data) })), known, block: DIGEST_BLOCK };
+    return new Promise<ImageDigest>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage(request);
     });
-  });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+    this.failAll(new Error('the digest worker was closed'));
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(DIGEST_LOOP, { eval: true });
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (!waiting) return;
+      if (reply.error !== undefined) waiting.reject(new Error(`hashing failed: ${reply.error}`));
+      else waiting.resolve({ blocksSha256: reply.blocksSha256!, clean: reply.clean! });
+    });
+    const gone = (error: Error) => {
+      if (this.worker === worker) this.worker = null; // the next request starts another
+      this.failAll(error);
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`the digest worker ended with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+}
+
+/**
+ * The blocks digest of the file at path with pieces laid over it in order, on a worker of its own.
+ * `known` holds digests of the file's own blocks from an earlier call, null for each block written
+ * since: a stale entry gives a wrong digest, so the caller forgets every block it writes (forgetBlocks).
+ */
+export async function blocksSha256WithOverlay(path: string, pieces: Overlay[], known: BlockDigests | null = null): Promise<ImageDigest> {
+  const worker = new DigestWorker();
+  try {
+    return await worker.digest(path, pieces, known);
+  } finally {
+    await worker.close();
+  }
 }
 
 /** The blocks digest of a file (what `rig repro` checks a rebuilt explore state against). */

@@ -169,14 +169,16 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     await allLanes(lanes, async (lane) => {
       const laneDir = join(workDir, `lane-${lane + 1}`);
       mkdirSync(laneDir, { recursive: true });
+      let images: StateImages | null = null;
       try {
-        const images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd);
+        images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd);
         for (let i = lane; i < picked.length && !inOrder.failed; i += lanes) {
           input.signal?.throwIfAborted();
           inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));
           peakLaneBytes = Math.max(peakLaneBytes, images.allocatedBytes());
         }
       } finally {
+        await images?.close();
         // states this lane will not judge: a later state of the same image judges it itself
         for (let i = lane; i < picked.length; i += lanes) sameImages.settle(i, null);
       }

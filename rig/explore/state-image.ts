@@ -15,11 +15,12 @@ import { readAt, writeAt } from '../../faults/file-io.js';
 import { applyPlan } from '../../faults/materialize.js';
 import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
-import { blocksSha256WithOverlay, forgetBlocks, type BlockDigests, type Overlay } from './image-hash.js';
+import { DigestWorker, forgetBlocks, type BlockDigests, type Overlay } from './image-hash.js';
 
 export class StateImages {
   private applied = 0;
   private cleanBlocks: BlockDigests | null = null; // the clean image's block digests (./image-hash.ts)
+  private readonly digester = new DigestWorker(); // started by the first digest, kept for the next
 
   private constructor(
     readonly clean: string | null, // null: a one-off rebuild, never put back
@@ -93,7 +94,7 @@ export class StateImages {
    * next advance, which writes the clean image.
    */
   async digestWith(pieces: Overlay[]): Promise<string> {
-    const { blocksSha256, clean } = await blocksSha256WithOverlay(this.cleanPath(), pieces, this.cleanBlocks);
+    const { blocksSha256, clean } = await this.digester.digest(this.cleanPath(), pieces, this.cleanBlocks);
     this.cleanBlocks = clean;
     return blocksSha256;
   }
@@ -113,6 +114,11 @@ export class StateImages {
   /** The fallback when a recovery's writes are not all known: `work` becomes a copy of `clean`. */
   async resetWork(): Promise<void> {
     await execa('cp', ['--sparse=always', this.cleanPath(), this.work]);
+  }
+
+  /** Ends the digest worker; the images themselves stay where they are. */
+  async close(): Promise<void> {
+    await this.digester.close();
   }
 
   private cleanPath(): string {

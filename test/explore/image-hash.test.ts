@@ -3,7 +3,8 @@
  * written forward as a lane's clean image is, digested with pieces laid over them while the
  * blocks' digests are carried from one state to the next, give the digest of the image actually
  * built, state after state; a carried digest the caller failed to forget is used as it stands (so
- * the carrying is what saves the work); and the shell command the bundle README gives computes the same.
+ * the carrying is what saves the work); one worker answers a lane's requests one after another, a
+ * failed one included; and the shell command the bundle README gives computes the same.
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { createRng, type Rng } from '../../faults/prng.js';
-import { blocksSha256File, blocksSha256WithOverlay, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
+import { blocksSha256File, blocksSha256WithOverlay, DigestWorker, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
 import { blocksDigestCommand, DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'image-hash-'));
@@ -50,9 +51,11 @@ t.test('state after state, with the blocks carried: the digest of the image each
     const fd = openSync(path, 'w+');
     ftruncateSync(fd, size);
     let known: BlockDigests | null = null;
+    const worker = new DigestWorker(); // one per lane, as explore keeps it
+    t.teardown(() => worker.close());
     for (let state = 0; state < 5; state++, states++) {
       const pieces = Array.from({ length: rng.int(5) }, () => randomWrite(rng, size)); // later pieces win where they overlap
-      const result = await blocksSha256WithOverlay(path, pieces, known);
+      const result = await worker.digest(path, pieces, known);
       if (result.blocksSha256 !== built(path, pieces)) wrong.push(`seed ${seed} state ${state}`);
       known = result.clean;
       for (let i = rng.int(4); i > 0; i--) {
@@ -84,6 +87,23 @@ t.test('a carried block digest is used as it stands; a block written and forgott
   const over = await blocksSha256WithOverlay(path, [{ offset: 2 * DIGEST_BLOCK - 1, data: Buffer.from([7, 7]) }], fresh.clean);
   t.equal(over.blocksSha256, built(path, [{ offset: 2 * DIGEST_BLOCK - 1, data: Buffer.from([7, 7]) }]), 'a piece across a boundary changes both blocks');
   t.same(over.clean, fresh.clean, 'and leaves the digests of the file itself as they were');
+});
+
+t.test('one worker answers request after request, a failed one included, until closed', async (t) => {
+  const path = join(dir, 'kept.img');
+  const fd = openSync(path, 'w+');
+  ftruncateSync(fd, DIGEST_BLOCK + 100);
+  writeSync(fd, Buffer.from('kept'), 0, 4, 4096);
+  closeSync(fd);
+  const worker = new DigestWorker();
+  t.teardown(() => worker.close());
+  const [a, b] = await Promise.all([worker.digest(path, []), worker.digest(path, [{ offset: 0, data: Buffer.from('over') }])]);
+  t.equal(a.blocksSha256, built(path, []), 'the first of two sent at once');
+  t.equal(b.blocksSha256, built(path, [{ offset: 0, data: Buffer.from('over') }]), 'the second, with its own pieces');
+  await t.rejects(worker.digest(join(dir, 'missing.img'), []), /hashing failed: ENOENT/, 'a file that is not there fails its request');
+  t.equal((await worker.digest(path, [])).blocksSha256, a.blocksSha256, 'and the worker answers the next');
+  await worker.close();
+  t.equal((await worker.digest(path, [])).blocksSha256, a.blocksSha256, 'a request after close starts another worker');
 });
 
 t.test('forgetBlocks: every block a range touches, none past the end', async (t) => {
