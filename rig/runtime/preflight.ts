@@ -2,9 +2,10 @@
  * Checks made before the server is started, so that a start which would fail because of the rig
  * (socket path, datadir, space) is reported as a rig failure and never judged as the server's.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdir, open, realpath, stat, statfs, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processCommandLine } from '../../faults/system.js';
 import { rigFailure } from '../errors.js';
 
 /** sun_path holds 108 bytes including the terminating NUL. */
@@ -79,8 +80,7 @@ export async function checkDatadirUnused(datadir: string): Promise<void> {
   const paths = new Set([datadir, await realpath(datadir).catch(() => datadir)].map((p) => p.replace(/\/+$/, '')));
   for (const entry of procEntries()) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = readProcFile(`/proc/${entry}/cmdline`);
-    const datadirArg = cmdline.split('\0').find((arg) => arg.startsWith('--datadir='));
+    const datadirArg = processCommandLine(Number(entry)).find((arg) => arg.startsWith('--datadir='));
     if (datadirArg && paths.has(datadirArg.slice('--datadir='.length).replace(/\/+$/, ''))) {
       throw rigFailure(`process ${entry} already runs a server on datadir ${datadir}: stop it first`);
     }
@@ -92,14 +92,5 @@ function procEntries(): string[] {
     return readdirSync('/proc');
   } catch {
     return [];
-  }
-}
-
-/** A process's /proc file, or '' once the process is gone. */
-function readProcFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
   }
 }
