@@ -31,6 +31,11 @@ const FSP_HDR = 8;
 const settings: ScenarioSettings = localScenario('page0', {
   server: { bufferPool: '64M' }, disk: { trigger: { kind: 'at-time', ms: 8000 } }, load: { mix: { 'write-only': 2, bulk: 1 } }, expect: 'recovers',
 });
+/**
+ * A table an ALTER was building when the power went (#sql-ib*.ibd): the server's recovery of the
+ * DDL, not of the grown table this case is about, decides what becomes of it.
+ */
+const INTERMEDIATE = /\/#sql-/;
 /** Page-0 states judged at most, looking for one of each kind. */
 const MOST = 12;
 
@@ -82,7 +87,7 @@ t.test('a torn page 0 with an accepted copy stays torn unless redo changes its s
     const torn = state.record.tornPagesBefore.find((p) => p.page === 0);
     t.comment(`barrier ${hit.barrier.index}, space ${hit.page.space}: ${torn?.file} page 0 torn, redo after the checkpoint ${JSON.stringify(torn?.page0?.redoHeader)}; ${state.record.verdict}`);
     if (torn?.page0?.redoHeader === null) built.without ??= state;
-    else if (torn?.page0?.redoHeader) built.withRedo ??= state;
+    else if (torn?.page0?.redoHeader && !INTERMEDIATE.test(torn.file)) built.withRedo ??= state;
     if (built.without && built.withRedo) break;
   }
   if (!built.without) return t.fail(`no page-0 state of ${MOST} without redo changing its size or flags`);
