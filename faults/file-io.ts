@@ -3,14 +3,21 @@ import { readSync, writeSync } from 'node:fs';
 
 /** `length` bytes at `offset` (zeros past the file's end, as a sparse image reads); fd null: zeros. */
 export function readAt(fd: number | null, offset: number, length: number): Buffer {
-  const out = Buffer.alloc(length);
-  if (fd === null) return out;
-  for (let got = 0; got < length;) {
-    const n = readSync(fd, out, got, length - got, offset + got);
+  if (fd === null) return Buffer.alloc(length);
+  const out = Buffer.allocUnsafe(length);
+  readInto(fd, out, offset);
+  return out;
+}
+
+/** Fills `into` with the bytes at `offset` (zeros past the file's end); a caller's buffer, read again and again. */
+export function readInto(fd: number, into: Buffer, offset: number): void {
+  let got = 0;
+  while (got < into.length) {
+    const n = readSync(fd, into, got, into.length - got, offset + got);
     if (n === 0) break;
     got += n;
   }
-  return out;
+  into.fill(0, got);
 }
 
 /** All of `data` at `offset`. */

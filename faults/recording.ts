@@ -46,7 +46,7 @@ export function indexRecording(path: string): Recording {
 
 function indexOpen(fd: number, path: string): Recording {
   const bytes = fstatSync(fd).size;
-  const chunk = Buffer.alloc(Math.min(CHUNK, Math.max(bytes, 4)));
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(bytes, 4))); // read before it is looked at
   let chunkAt = 0;
   let chunkLength = readSync(fd, chunk, 0, chunk.length, 0);
   /** The `n` bytes at `at` (n <= CHUNK), read from the chunk, or a fresh chunk from `at`. */
@@ -87,7 +87,7 @@ function indexOpen(fd: number, path: string): Recording {
 
 /** The new bytes of a recorded write, from the recording open at fd. */
 export function readRecordedData(fd: number, write: RecordedWrite): Buffer {
-  const data = Buffer.alloc(write.length);
+  const data = Buffer.allocUnsafe(write.length); // filled whole, or it throws
   for (let got = 0; got < write.length;) {
     const n = readSync(fd, data, got, write.length - got, write.dataAt + got);
     if (n === 0) throw diskFailure(`the recording ends inside write ${write.seq}'s data (byte ${write.dataAt + got} of ${write.dataAt + write.length})`);

@@ -11,16 +11,19 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
-import { readAt, writeAt } from '../../faults/file-io.js';
+import { readAt, readInto, writeAt } from '../../faults/file-io.js';
 import { applyPlan } from '../../faults/materialize.js';
 import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
 import { DigestWorker, forgetBlocks, type BlockDigests, type Overlay } from './image-hash.js';
 
+const RESTORE_CHUNK = 1 << 20;
+
 export class StateImages {
   private applied = 0;
   private cleanBlocks: BlockDigests | null = null; // the clean image's block digests (./image-hash.ts)
   private readonly digester = new DigestWorker(); // started by the first digest, kept for the next
+  private scratch: Buffer | null = null; // restore's buffer, kept: a fresh one per range made work for the garbage collector
 
   private constructor(
     readonly clean: string | null, // null: a one-off rebuild, never put back
@@ -103,8 +106,15 @@ export class StateImages {
   restore(ranges: Iterable<DeviceRange>): void {
     const clean = openSync(this.cleanPath(), 'r');
     const work = openSync(this.work, 'r+');
+    this.scratch ??= Buffer.allocUnsafe(RESTORE_CHUNK);
     try {
-      for (const r of ranges) writeAt(work, readAt(clean, r.offset, r.length), r.offset);
+      for (const r of ranges) {
+        for (let at = 0; at < r.length; at += RESTORE_CHUNK) {
+          const part = this.scratch.subarray(0, Math.min(RESTORE_CHUNK, r.length - at));
+          readInto(clean, part, r.offset + at);
+          writeAt(work, part, r.offset + at);
+        }
+      }
     } finally {
       closeSync(clean);
       closeSync(work);

@@ -386,7 +386,7 @@ export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDO
     const from = header.checkpoint.lsn;
     const startAt = (((from - firstLsn) % capacity) + capacity) % capacity;
     for (let window = Math.min(firstWindow, capacity); ; window = Math.min(window * 4, capacity)) {
-      const body = Buffer.alloc(window);
+      const body = Buffer.allocUnsafe(window); // read whole, or readFully throws
       const tail = Math.min(window, capacity - startAt); // up to the file's end, then from the body's start
       await readFully(file, body, 0, tail, REDO_HEADER_BYTES + startAt);
       if (window > tail) await readFully(file, body, tail, window - tail, REDO_HEADER_BYTES);

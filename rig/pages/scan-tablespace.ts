@@ -67,6 +67,24 @@ export interface ScanOptions {
 export const DEFAULT_FORMAT: SpaceFormat = { fullCrc32: true, pageSize: 16384, zipSize: 0 };
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Chunk buffers kept between scans: a scan reads every file of a datadir, and a fresh 8 MiB buffer
+ * per file (about 180 MiB per explore state, before and after its recovery) made the garbage
+ * collector run for the memory outside its heap. Scans may run at once (explore's lanes), so each
+ * takes a buffer of its own and gives it back; pages are judged from it synchronously and nothing
+ * keeps a view of it.
+ */
+const spareChunks: Buffer[] = [];
+const SPARE_CHUNKS_KEPT = 4;
+
+function takeChunk(): Buffer {
+  return spareChunks.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+}
+
+function giveBack(chunk: Buffer): void {
+  if (spareChunks.length < SPARE_CHUNKS_KEPT) spareChunks.push(chunk);
+}
+
 export async function scanTablespace(path: string, options: ScanOptions = {}): Promise<TablespaceScan> {
   const file = await open(path, 'r');
   try {
@@ -113,15 +131,20 @@ function identify(path: string, head: Uint8Array, options: ScanOptions): {
 async function scanChunks(file: import('node:fs/promises').FileHandle, scan: TablespaceScan, options: ScanOptions) {
   const ps = scan.format.pageSize;
   const firstPage = options.firstPage ?? 0;
-  const buf = Buffer.allocUnsafe(Math.max(ps, CHUNK_BYTES - (CHUNK_BYTES % ps)));
-  for (let position = 0; ; ) {
-    const { bytesRead } = await file.read(buf, 0, buf.length, position);
-    const whole = bytesRead - (bytesRead % ps);
-    for (let at = 0; at < whole; at += ps) {
-      judgePage(buf.subarray(at, at + ps), firstPage + (position + at) / ps, scan, options);
+  const chunk = ps > CHUNK_BYTES ? Buffer.allocUnsafe(ps) : takeChunk();
+  const buf = chunk.subarray(0, chunk.length - (chunk.length % ps));
+  try {
+    for (let position = 0; ; ) {
+      const { bytesRead } = await file.read(buf, 0, buf.length, position);
+      const whole = bytesRead - (bytesRead % ps);
+      for (let at = 0; at < whole; at += ps) {
+        judgePage(buf.subarray(at, at + ps), firstPage + (position + at) / ps, scan, options);
+      }
+      position += whole;
+      if (bytesRead < buf.length) break;
     }
-    position += whole;
-    if (bytesRead < buf.length) break;
+  } finally {
+    if (chunk.length === CHUNK_BYTES) giveBack(chunk);
   }
 }
 
