@@ -1,6 +1,7 @@
 /**
  * The process that runs the disk's short commands (losetup, mount, umount, fusermount3, filefrag,
- * mkfs) for the rig, started once by ./run-command.ts. Linux copies a process's page tables when
+ * mkfs) for the rig, started once by ./run-command.ts, and starts its long-lived ones (the disk's
+ * helper, a host server), which it reports the exit of. Linux copies a process's page tables when
  * it forks, so a spawn from the rig costs time in proportion to the rig's memory: 3 ms at 40 MB,
  * over 30 ms at the 350 MB an exploration holds, on the rig's one thread, about ten times per
  * crash state. Spawned from this small process instead, a command costs the rig one message.
@@ -9,6 +10,7 @@
  * after it still needs its commands) and ends when the rig does: its IPC channel closes.
  */
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 
 export interface CommandRequest {
   id: number;
@@ -24,6 +26,26 @@ export interface CommandReply {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+}
+
+/** A long-lived process to start with its output appended to (or written over) a log file. */
+export interface StartRequest {
+  id: number;
+  start: { file: string; args: string[]; logPath: string; append: boolean; detached: boolean };
+}
+
+/** Its pid once it runs, or why it did not start. */
+export interface StartReply {
+  id: number;
+  pid?: number;
+  error?: string;
+}
+
+/** A started process ended (sent after its StartReply). */
+export interface ExitNote {
+  exitOf: number;
+  exitCode: number | null;
+  signal: string | null;
 }
 
 const stripFinalNewline = (s: string) => s.replace(/\r?\n$/, '');
@@ -52,9 +74,35 @@ function run(request: CommandRequest, reply: (r: CommandReply) => void): void {
   child.on('close', (code, signal) => finish({ ...(code !== null ? { exitCode: code } : {}), ...(signal ? { signal } : {}) }));
 }
 
+function start(request: StartRequest, send: (m: StartReply | ExitNote) => void): void {
+  const { file, args, logPath, append, detached } = request.start;
+  let log: number;
+  try {
+    log = openSync(logPath, append ? 'a' : 'w');
+  } catch (error) {
+    send({ id: request.id, error: (error as Error).message });
+    return;
+  }
+  try {
+    const child = spawn(file, args, { detached, stdio: ['ignore', log, log] });
+    child.on('spawn', () => send({ id: request.id, pid: child.pid! }));
+    child.on('error', (error) => {
+      if (child.pid === undefined) send({ id: request.id, error: `${file}: ${error.message}` });
+    });
+    child.on('exit', (code, signal) => {
+      if (child.pid !== undefined) send({ exitOf: child.pid, exitCode: code, signal });
+    });
+  } finally {
+    closeSync(log);
+  }
+}
+
 if (process.send && process.argv.includes('--powercut-rig-command-runner')) {
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
   process.on('disconnect', () => process.exit(0));
-  process.on('message', (request: CommandRequest) => run(request, (r) => process.send?.(r)));
+  process.on('message', (request: CommandRequest | StartRequest) => {
+    if ('start' in request) start(request, (m) => process.send?.(m));
+    else run(request, (r) => process.send?.(r));
+  });
 }

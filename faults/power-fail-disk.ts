@@ -3,7 +3,6 @@
  * startDisk() builds the stack (every piece recorded in DIR/disk.json as it appears, and the whole
  * stack taken down again if any step fails); the handle arms triggers, cuts, and tears down.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -19,7 +18,7 @@ import { preflightDisk } from './preflight.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
 import { armCommand, type TriggerSpec } from './trigger.js';
-import { runCommand } from './run-command.js';
+import { runCommand, startProcess } from './run-command.js';
 
 export interface DiskOptions {
   dir: string;
@@ -185,8 +184,7 @@ export function newRecord(opts: DiskOptions, dir: string): DiskRecord {
 }
 
 async function startHelper(record: DiskRecord, helperPath: string, model: DeviceModel, latencySeed: number): Promise<DiskRecord> {
-  const log = openSync(join(record.dir, 'helper.log'), 'w');
-  const child = spawn(
+  const helper = await startProcess(
     helperPath,
     [
       `--image=${record.image}`,
@@ -200,11 +198,11 @@ async function startHelper(record: DiskRecord, helperPath: string, model: Device
       ...(record.recording ? [`--record=${record.recording.path}`, `--record-max=${record.recording.maxBytes}`] : []),
       record.fuseDir,
     ],
-    { detached: true, stdio: ['ignore', log, log] },
-  );
-  closeSync(log);
-  child.unref();
-  const withPid = { ...record, helperPid: child.pid ?? null };
+    { logPath: join(record.dir, 'helper.log'), detached: true, keepsRigAlive: false },
+  ).catch((error: Error) => {
+    throw diskFailure(`power-fail disk helper did not come up: ${error.message}`);
+  });
+  const withPid = { ...record, helperPid: helper.pid };
   saveRecord(withPid);
   const ready = await waitFor(async () => {
     if (!processAlive(withPid.helperPid)) return true;

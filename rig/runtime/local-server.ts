@@ -5,7 +5,7 @@
 import { open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ResultPromise } from 'execa';
+import type { ProcessExit } from '../../faults/run-command.js';
 import { SERVER_BOUNDS } from '../defaults.js';
 import { rigFailure } from '../errors.js';
 import type { ServerExit, StartedServer } from './types.js';
@@ -15,7 +15,7 @@ export const SERVER_PID_FILE = 'server.pid';
 const TERM_WAIT_MS = 20_000; // after SIGTERM, once SHUTDOWN did not end the server within its bound
 
 export interface LocalServerProcess {
-  child: ResultPromise;
+  exited: Promise<ProcessExit>;
   pid: number;
   socketPath: string;
   runDir: string;
@@ -37,9 +37,9 @@ export class LocalServer implements StartedServer {
     const onAbort = () => this.signalKill();
     proc.signal?.addEventListener('abort', onAbort, { once: true });
     if (proc.signal?.aborted) onAbort();
-    this.exit = proc.child.then(
-      (result) => ({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
-      () => ({ exitCode: null, signal: null }),
+    this.exit = proc.exited.then(
+      (exit): ServerExit => ({ exitCode: exit.exitCode, signal: exit.signal }),
+      (): ServerExit => ({ exitCode: null, signal: null }),
     ).then(async (exit) => {
       this.exitSeen = exit;
       proc.signal?.removeEventListener('abort', onAbort);

@@ -2,7 +2,7 @@
  * The `local` runtime: the host's mariadbd (or mysqld), started with execa on a unix socket only.
  * Public API: createLocalRuntime(); the StartedServer it returns; sweepLocalServer() for cleanup.
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -22,7 +22,8 @@ import {
 } from './preflight.js';
 import { findRigCause } from './rig-cause.js';
 import { ROCKSDB_PROBE_ARGS, readRocksdbProbe } from './rocksdb-support.js';
-import { LocalServer } from './local-server.js';
+import { LocalServer, sendSignal } from './local-server.js';
+import { startProcess } from '../../faults/run-command.js';
 import { waitForReady } from './wait-for-ready.js';
 
 export { LocalServer, SERVER_PID_FILE, readRecordedPid } from './local-server.js';
@@ -129,34 +130,27 @@ async function spawnServer(
   spec: ServerSpec,
   layout: ReturnType<typeof localLayout>,
 ): Promise<LocalServer> {
-  const logFd = openSync(layout.errorLogPath, 'a'); // each start appends; errorLog() reads its part
-  const logOffset = fstatSync(logFd).size;
-  try {
-    // The server writes its log straight into the file (no pipe through the rig, so it keeps
-    // logging if the rig dies). execa takes an fd at run time; its types only list 3..9.
-    const log = logFd as unknown as 3;
-    const child = execa(path, args, { stdin: 'ignore', stdout: log, stderr: log, reject: false });
-    if (child.pid === undefined) {
-      const result = await child;
-      throw rigFailure(`${path} could not be started: ${result.shortMessage}`);
-    }
-    const proc = {
-      child,
-      pid: child.pid,
-      socketPath: layout.socketPath,
-      runDir: spec.runDir,
-      logPath: layout.errorLogPath,
-      logOffset,
-      signal: spec.signal,
-    };
-    return await LocalServer.record(proc).catch(async (error: unknown) => {
-      child.kill('SIGKILL'); // no record, no process: never leave one the sweep cannot find
-      await child;
-      throw rigFailure(`could not record the server's pid in ${spec.runDir}`, error);
-    });
-  } finally {
-    closeSync(logFd);
-  }
+  const logOffset = existsSync(layout.errorLogPath) ? statSync(layout.errorLogPath).size : 0; // each start appends; errorLog() reads its part
+  // The server writes its log straight into the file (no pipe through the rig, so it keeps
+  // logging if the rig dies). It is started by the rig's command runner: a spawn from the rig
+  // itself costs time in proportion to the rig's memory (faults/command-runner.ts).
+  const started = await startProcess(path, args, { logPath: layout.errorLogPath, append: true }).catch((error: Error) => {
+    throw rigFailure(error.message);
+  });
+  const proc = {
+    exited: started.exited,
+    pid: started.pid,
+    socketPath: layout.socketPath,
+    runDir: spec.runDir,
+    logPath: layout.errorLogPath,
+    logOffset,
+    signal: spec.signal,
+  };
+  return await LocalServer.record(proc).catch(async (error: unknown) => {
+    sendSignal(started.pid, 'SIGKILL'); // no record, no process: never leave one the sweep cannot find
+    await started.exited;
+    throw rigFailure(`could not record the server's pid in ${spec.runDir}`, error);
+  });
 }
 
 /** Not ready: make sure the process is gone, then tell a rig cause from the server's refusal. */
