@@ -7,7 +7,7 @@
 import type { Finding } from '../findings/catalog.js';
 import type { CycleRecord, TornPage } from '../results/types.js';
 import { doublewriteMode } from '../results/doublewrite-mode.js';
-import { BLOCKS_DIGEST_NAME, blocksDigestCommand } from '../results/crash-image-digest.js';
+import { blocksDigestCommand, blocksDigestName, digestBlockOf } from '../results/crash-image-digest.js';
 import { failureLine } from './expected-outcome.js';
 
 export interface ReadmeInput {
@@ -92,7 +92,7 @@ export function bundleReadme(input: ReadmeInput): string {
     `- At the power cut ${record.pendingWrites.length} writes had not been flushed; ${notLanded.length} of them did not land whole (${notLanded.filter((w) => w.fate === 'torn').length} torn at the atomic unit, ${notLanded.filter((w) => w.fate === 'dropped').length} dropped), the rest landed.`,
     ...(record.shrunk ? [`- Shrunk by \`rig shrink\` from ${record.shrunk.writesBefore} writes not landed to ${record.shrunk.writesAfter} (${record.shrunk.minimal ? '1-minimal: landing any one more of them makes the failure go away' : 'not shown minimal'}), torn pages ${record.shrunk.tornBefore} -> ${record.shrunk.tornAfter}, in ${record.shrunk.trials} recoveries.`] : []),
     record.crashImageBlocksSha256
-      ? `- The crash image's ${BLOCKS_DIGEST_NAME}' sha256s: ${record.crashImageBlocksSha256}${input.withImage ? ` (crash.img, the whole disk image: \`${blocksDigestCommand('crash.img')}\`)` : ''}.`
+      ? `- The crash image's ${blocksDigestName(digestBlockOf(record))}' sha256s: ${record.crashImageBlocksSha256}${input.withImage ? ` (crash.img, the whole disk image: \`${blocksDigestCommand('crash.img', digestBlockOf(record))}\`)` : ''}.`
       : `- The crash image's sha256: ${record.crashImageSha256 ?? 'unknown'}${input.withImage ? ' (crash.img, the whole disk image)' : ''}.`,
     '',
     '## Server options',

@@ -4,7 +4,7 @@ import { describeDevice } from '../results/device-text.js';
 import { showMix } from '../load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../results/page-zero.js';
 import { PHASES, type CycleRecord, type RocksdbFileWrites, type WriteOrderCheck } from '../results/types.js';
-import { BLOCKS_DIGEST_NAME } from '../results/crash-image-digest.js';
+import { blocksDigestName, digestBlockOf } from '../results/crash-image-digest.js';
 
 export function formatCycleSummary(r: CycleRecord): string {
   const s = r.settings;
@@ -75,7 +75,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   }
   lines.push(`  timings: ${PHASES.filter((p) => r.timings[p] !== undefined).map((p) => `${p} ${(r.timings[p]! / 1000).toFixed(1)}s`).join(', ')}`);
   if (r.crashImageSha256) lines.push(`  crash image sha256 ${r.crashImageSha256}`);
-  if (r.crashImageBlocksSha256) lines.push(`  crash image ${BLOCKS_DIGEST_NAME} ${r.crashImageBlocksSha256}`);
+  if (r.crashImageBlocksSha256) lines.push(`  crash image ${blocksDigestName(digestBlockOf(r))} ${r.crashImageBlocksSha256}`);
   if (r.error) lines.push(`  error: ${r.error}`);
   return lines.join('\n');
 }

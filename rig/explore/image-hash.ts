@@ -1,6 +1,6 @@
 /**
  * An explore state's crash-image digest, on a worker thread and off the critical path: the sha256
- * of the sha256s of the image's 4 MiB blocks, in order (the last block may be shorter). A whole-
+ * of the sha256s of the image's blocks (DIGEST_BLOCK), in order (the last block may be shorter). A whole-
  * file sha256 would read and hash the whole image (512 MiB in the quick campaigns) for every state,
  * about 0.7 s of a core each, most of the rig's own work per state; with the blocks' digests kept
  * per lane, a state hashes only the blocks it or the barriers since the last state wrote.
@@ -109,10 +109,10 @@ export class DigestWorker {
   private next = 1;
 
   /** The blocks digest of the file at path with pieces laid over it in order (blocksSha256WithOverlay). */
-  digest(path: string, pieces: Overlay[], known: BlockDigests | null = null): Promise<ImageDigest> {
+  digest(path: string, pieces: Overlay[], known: BlockDigests | null = null, block = DIGEST_BLOCK): Promise<ImageDigest> {
     const worker = this.started();
     const id = this.next++;
-    const request = { id, path, pieces: pieces.map((p) => ({ offset: p.offset, data: new Uint8Array(p.data) })), known, block: DIGEST_BLOCK };
+    const request = { id, path, pieces: pieces.map((p) => ({ offset: p.offset, data: new Uint8Array(p.data) })), known, block };
     return new Promise<ImageDigest>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.ref();
@@ -160,18 +160,18 @@ export class DigestWorker {
  * `known` holds digests of the file's own blocks from an earlier call, null for each block written
  * since: a stale entry gives a wrong digest, so the caller forgets every block it writes (forgetBlocks).
  */
-export async function blocksSha256WithOverlay(path: string, pieces: Overlay[], known: BlockDigests | null = null): Promise<ImageDigest> {
+export async function blocksSha256WithOverlay(path: string, pieces: Overlay[], known: BlockDigests | null = null, block = DIGEST_BLOCK): Promise<ImageDigest> {
   const worker = new DigestWorker();
   try {
-    return await worker.digest(path, pieces, known);
+    return await worker.digest(path, pieces, known, block);
   } finally {
     await worker.close();
   }
 }
 
-/** The blocks digest of a file (what `rig repro` checks a rebuilt explore state against). */
-export async function blocksSha256File(path: string): Promise<string> {
-  return (await blocksSha256WithOverlay(path, [])).blocksSha256;
+/** The blocks digest of a file (what `rig repro` checks a rebuilt explore state against, with the record's block size). */
+export async function blocksSha256File(path: string, block = DIGEST_BLOCK): Promise<string> {
+  return (await blocksSha256WithOverlay(path, [], null, block)).blocksSha256;
 }
 
 /** Forgets the digest of every block the range [offset, offset + length) touches. */

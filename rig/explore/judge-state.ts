@@ -32,6 +32,7 @@ import type { PickedState } from './pick-states.js';
 import { statsAt, type RecordingStats } from './recording-stats.js';
 import type { SameImage } from './judged-images.js';
 import { landedPieces, type StateImages } from './state-image.js';
+import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
 import type { ScanMemo } from '../cycle/scan-memo.js';
 
 const RECOVERY_RECORD_MAX = 1024 * 1024 * 1024; // past it the working image is copied afresh
@@ -144,6 +145,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
       if (record.verdict !== 'rig-error') judgedBy = record;
     }
     record.crashImageBlocksSha256 = await hashing;
+    record.crashImageDigestBlock = DIGEST_BLOCK;
   } catch (error) {
     markRigError(record, error);
   } finally {

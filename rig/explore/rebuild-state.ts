@@ -8,16 +8,17 @@ import { dirname, join } from 'node:path';
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import { sha256File } from '../../faults/materialize.js';
 import { blocksSha256File } from './image-hash.js';
+import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
 import { indexRecording, RECORDING_FILE } from '../../faults/recording.js';
 import { badInput } from '../errors.js';
 import { barriersOf } from './barriers.js';
 import { SNAPSHOT_FILE } from './record-load.js';
 import { StateImages } from './state-image.js';
 
-/** Which digest the state's record holds: the blocks digest since explore states have one, the file's sha256 before. */
-export type StateDigest = 'blocks' | 'sha256';
+/** Which digest the state's record holds: the blocks digest of that block size since explore states have one, the file's sha256 before. */
+export type StateDigest = { block: number } | 'sha256';
 
-export async function rebuildStateImage(recordingDir: string, barrierIndex: number, planPath: string, out: string, digest: StateDigest = 'blocks'): Promise<string> {
+export async function rebuildStateImage(recordingDir: string, barrierIndex: number, planPath: string, out: string, digest: StateDigest = { block: DIGEST_BLOCK }): Promise<string> {
   for (const f of [RECORDING_FILE, SNAPSHOT_FILE]) {
     if (!existsSync(join(recordingDir, f))) throw badInput(`${join(recordingDir, f)} is missing: this state's crash image cannot be rebuilt`);
   }
@@ -37,5 +38,5 @@ export async function rebuildStateImage(recordingDir: string, barrierIndex: numb
     closeSync(fd);
     rmSync(work, { recursive: true, force: true });
   }
-  return digest === 'blocks' ? blocksSha256File(out) : sha256File(out);
+  return digest === 'sha256' ? sha256File(out) : blocksSha256File(out, digest.block);
 }

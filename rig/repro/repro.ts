@@ -15,7 +15,7 @@ import { startDisk } from '../../faults/start-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
 import { diskOptionsFor } from '../cycle/disk-options.js';
 import { rebuildStateImage } from '../explore/rebuild-state.js';
-import { BLOCKS_DIGEST_NAME } from '../results/crash-image-digest.js';
+import { blocksDigestName, digestBlockOf } from '../results/crash-image-digest.js';
 
 export function reproDir(cycleDir: string): string {
   return join(cycleDir, 'repro');
@@ -41,10 +41,10 @@ export async function rebuildAndServe(cycleDir: string, environment?: DiskEnviro
   const image = join(dir, 'crash.img');
   const blocks = Boolean(record.explore && record.crashImageBlocksSha256);
   const digest = record.explore
-    ? await rebuildStateImage(resolve(cycleDir, record.explore.recording), record.explore.barrier, join(cycleDir, 'plan.json'), image, blocks ? 'blocks' : 'sha256')
+    ? await rebuildStateImage(resolve(cycleDir, record.explore.recording), record.explore.barrier, join(cycleDir, 'plan.json'), image, blocks ? { block: digestBlockOf(record) } : 'sha256')
     : await rebuildCrashImage(join(cut, 'image.img'), join(cut, 'journal.bin'), join(cut, 'plan.json'), image);
   const expected = blocks ? record.crashImageBlocksSha256 : record.crashImageSha256;
-  const check = `${blocks ? BLOCKS_DIGEST_NAME : 'sha256'} ${digest}`;
+  const check = `${blocks ? blocksDigestName(digestBlockOf(record)) : 'sha256'} ${digest}`;
   if (expected && digest !== expected) {
     rmSync(dir, { recursive: true, force: true });
     throw rigFailure(`rebuilt crash image has ${check}, the record says ${expected}`);

@@ -423,8 +423,10 @@ export interface CycleRecord {
   errorLog: { excerpt: string; events: LogEvent[] };
   throughput: { tMs: number; commits: number }[]; // commits acknowledged per bucket
   crashImageSha256: string | null; // a live cycle's (and a shrunk one's) crash image
-  /** An explore state's crash image: the sha256 of its 4 MiB blocks' sha256s (rig/explore/image-hash.ts). */
+  /** An explore state's crash image: the sha256 of its blocks' sha256s (rig/explore/image-hash.ts). */
   crashImageBlocksSha256?: string;
+  /** The blocks of crashImageBlocksSha256, bytes (absent: 4 MiB, the records written before it). */
+  crashImageDigestBlock?: number;
   timings: Partial<Record<Phase, number>>; // milliseconds
   evidenceDir: string | null; // relative to the results folder, when evidence was kept
   /** Why the evidence was kept, or why not (rig/campaign/evidence-policy.ts; absent in older records). */

@@ -97,7 +97,7 @@ t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
   const dir = join(out, 'cycles', state.id);
   t.equal(state.repro, `rig repro ${dir}`);
   const repro = await rig(['repro', dir], env);
-  t.match(repro.stdout, `crash image rebuilt, sha256 of its 4 MiB blocks ${state.crashImageBlocksSha256} (matches the record)`, `repro rebuilds ${state.id} (${repro.stderr.trim()})`);
+  t.match(repro.stdout, `crash image rebuilt, sha256 of its 256 KiB blocks ${state.crashImageBlocksSha256} (matches the record)`, `repro rebuilds ${state.id} (${repro.stderr.trim()})`);
   const down = await rig(['repro', '--down', dir], env);
   t.match(down.stdout, /repro disk taken down/);
   t.same(await leftoversUnder(base), [], 'repro --down leaves nothing');

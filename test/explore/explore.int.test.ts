@@ -23,6 +23,7 @@ import { exercisedDoublewrite } from '../../rig/results/exercised.js';
 import type { CycleRecord, ScenarioSettings } from '../../rig/results/types.js';
 import { createLocalRuntime } from '../../rig/runtime/local.js';
 import { localScenario } from '../fixtures/local-scenario.js';
+import { DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
 
 type Tap = import('tap').Test;
 
@@ -94,6 +95,7 @@ async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
     const dir = join(work, live.name, r.id.split('-').pop()!);
     const digest = await rebuildStateImage(resolve(dir, r.explore!.recording), r.explore!.barrier, join(dir, 'plan.json'), join(work, `${live.name}-rebuilt.img`));
     t.match(r.crashImageBlocksSha256, /^[0-9a-f]{64}$/, `${r.id}: its crash image's blocks digest is recorded`);
+    t.equal(r.crashImageDigestBlock, DIGEST_BLOCK, `${r.id}: with its block size`);
     t.equal(digest, r.crashImageBlocksSha256, `${r.id}: rebuilt from the recording with the digest it was judged with`);
     rmSync(join(work, `${live.name}-rebuilt.img`), { force: true });
   }

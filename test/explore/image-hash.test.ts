@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { createRng, type Rng } from '../../faults/prng.js';
 import { blocksSha256File, blocksSha256WithOverlay, DigestWorker, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
-import { blocksDigestCommand, DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
+import { blocksDigestCommand, blocksDigestName, digestBlockOf, DIGEST_BLOCK, FIRST_DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'image-hash-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,12 +114,23 @@ t.test('forgetBlocks: every block a range touches, none past the end', async (t)
   t.same(known.map((k) => k !== null), [false, false, true, false]);
 });
 
-t.test('the shell command the bundle README gives computes the same digest', async (t) => {
-  const path = join(dir, 'shell.img');
-  const fd = openSync(path, 'w+');
-  ftruncateSync(fd, 2 * DIGEST_BLOCK + 12345);
-  writeSync(fd, Buffer.from('a page'), 0, 6, DIGEST_BLOCK + 4096);
-  closeSync(fd);
-  const { stdout } = await execa('sh', ['-c', blocksDigestCommand(path)]);
-  t.equal(stdout.split(' ')[0], await blocksSha256File(path));
+t.test('the shell command the bundle README gives computes the same digest, at either block size', async (t) => {
+  for (const block of [DIGEST_BLOCK, FIRST_DIGEST_BLOCK]) {
+    const path = join(dir, `shell-${block}.img`);
+    const fd = openSync(path, 'w+');
+    ftruncateSync(fd, 2 * block + 12345);
+    writeSync(fd, Buffer.from('a page'), 0, 6, block + 4096);
+    closeSync(fd);
+    const { stdout } = await execa('sh', ['-c', blocksDigestCommand(path, block)]);
+    t.equal(stdout.split(' ')[0], await blocksSha256File(path, block), `${block}-byte blocks`);
+    t.not(await blocksSha256File(path, block), await blocksSha256File(path, block === DIGEST_BLOCK ? FIRST_DIGEST_BLOCK : DIGEST_BLOCK), 'the block size is part of the digest');
+  }
+});
+
+t.test("a record's digest block: 256 KiB, or 4 MiB where the record names none (written before)", async (t) => {
+  t.equal(DIGEST_BLOCK, 256 * 1024);
+  t.equal(digestBlockOf({ crashImageDigestBlock: DIGEST_BLOCK }), DIGEST_BLOCK);
+  t.equal(digestBlockOf({}), 4 * 1024 * 1024);
+  t.equal(blocksDigestName(DIGEST_BLOCK), 'sha256 of its 256 KiB blocks');
+  t.equal(blocksDigestName(digestBlockOf({})), 'sha256 of its 4 MiB blocks');
 });

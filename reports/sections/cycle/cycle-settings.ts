@@ -4,7 +4,7 @@ import { describeDevice } from '../../../rig/results/device-text.js';
 import { showMix } from '../../../rig/load/load-mix.js';
 import { ibdPageZeroWrites, lifecyclePageZeroWrites } from '../../../rig/results/page-zero.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
-import { BLOCKS_DIGEST_NAME } from '../../../rig/results/crash-image-digest.js';
+import { blocksDigestName, digestBlockOf } from '../../../rig/results/crash-image-digest.js';
 import { formatBytes, formatStorage } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
 
@@ -36,7 +36,7 @@ export function cycleSettingsBlock(cycle: CycleRecord): Html {
   ];
   if (cycle.server) rows.push(['server', cycle.server.version], ['InnoDB options', cycle.server.innodb.join(' ')]);
   return html`<dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
-${cycle.crashImageBlocksSha256 ? html`<dt>crash image ${BLOCKS_DIGEST_NAME}</dt><dd class="mono hash">${cycle.crashImageBlocksSha256}</dd>` : html`<dt>crash image sha256</dt><dd class="mono hash">${cycle.crashImageSha256 ?? '—'}</dd>`}
+${cycle.crashImageBlocksSha256 ? html`<dt>crash image ${blocksDigestName(digestBlockOf(cycle))}</dt><dd class="mono hash">${cycle.crashImageBlocksSha256}</dd>` : html`<dt>crash image sha256</dt><dd class="mono hash">${cycle.crashImageSha256 ?? '—'}</dd>`}
 <dt>evidence</dt><dd class="mono">${cycle.evidenceDir ?? 'not kept'}</dd></dl>`;
 }
 
