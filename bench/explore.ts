@@ -75,6 +75,14 @@ function medianRecovery(records: CycleRecord[]): number {
   return median(records.filter((r) => !r.explore?.duplicateOf && r.timings.recover !== undefined).map((r) => r.timings.recover!));
 }
 
+/** Each state judged differently by the two passes: its id, and how each pass judged it and why. */
+function differences(before: CycleRecord[], after: CycleRecord[]): string {
+  const said = (r: CycleRecord) => `${judgement(r)} (${r.error ?? r.reason})`;
+  return before
+    .flatMap((r, i) => (judgement(r) === judgement(after[i]!) ? [] : [`  judged differently: ${r.id}: one at a time ${said(r)}; as explore runs ${said(after[i]!)}\n`]))
+    .join('');
+}
+
 /** What must be the same whichever way a state is judged. */
 function judgement(r: CycleRecord): string {
   return JSON.stringify([r.verdict, r.tornPagesBefore.map((p) => `${p.file}:${p.page}`), r.crashImageBlocksSha256]);
@@ -201,7 +209,8 @@ async function main(): Promise<void> {
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in both passes: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n`).join('') +
-              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%), ${(afterRate / Math.max(1, cyclesPerHour)).toFixed(2)}x the live cycles\n`,
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%), ${(afterRate / Math.max(1, cyclesPerHour)).toFixed(2)}x the live cycles\n` +
+              differences(before.result.records, after.result.records),
           );
           const error = [...cycles, ...after.result.records].find((r) => r.verdict === 'rig-error');
           if (error) process.stdout.write(`  first rig error: ${error.id}: ${error.error ?? error.reason}\n`);
