@@ -1,5 +1,5 @@
 /** What the kernel says about mounts, loop devices and processes: read, never guessed. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { runCommand } from './run-command.js';
 
 function unescapeMount(path: string): string {
@@ -31,6 +31,17 @@ export function mountSource(target: string): string | null {
 
 export function isMounted(path: string): boolean {
   return mountsAtOrBelow(path).includes(path);
+}
+
+/** The loop devices attached to `file` (its path as this mount namespace sees it), as /dev/loopN. */
+export function loopDevicesBackedBy(file: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync('/sys/block').filter((n) => /^loop\d+$/.test(n));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => loopBackingFile(n) === file).map((n) => `/dev/${n}`);
 }
 
 /** The file a loop device is attached to, or null when it is detached. */

@@ -1,6 +1,7 @@
 /**
  * Takes a disk's stack apart, top down: filesystem, loop device, FUSE mount, helper. Acts only on
- * what the record names, and checks each piece is still ours (the loop device still backed by our
+ * what the record names (and a loop device attached to its FUSE file, which a run killed during
+ * losetup never named), and checks each piece is still ours (the loop device still backed by our
  * FUSE file, the pid still our helper) before touching it. Safe to run twice, and on the remains
  * of a killed run.
  */
@@ -11,6 +12,7 @@ import { runCommand } from './run-command.js';
 import {
   isMounted,
   loopBackingFile,
+  loopDevicesBackedBy,
   mountSource,
   mountsAtOrBelow,
   processAlive,
@@ -79,7 +81,9 @@ function backedByOurFile(record: DiskRecord, dev: string, mountedFrom: string | 
 }
 
 async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFrom: string | null): Promise<void> {
-  const dev = record.loopDevice;
+  // a rig that died while losetup attached the device never named it in the record: the device
+  // backed by our FUSE file is ours all the same
+  const dev = record.loopDevice ?? loopDevicesBackedBy(record.device)[0] ?? null;
   if (!dev || loopBackingFile(dev) === null) return;
   if (!backedByOurFile(record, dev, mountedFrom)) {
     report.problems.push(`${dev} is no longer backed by ${record.device}; left alone`);

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
 import type { CrashPlan } from '../../faults/crash-plan.js';
-import { readRecord } from '../../faults/disk-record.js';
+import { readRecord, saveRecord } from '../../faults/disk-record.js';
 import { waitFor } from '../../faults/system.js';
 import { tearDownDisk } from '../../faults/teardown.js';
 import { ensureBuilt, leftoversUnder, plainEnv, rig, waitForHelper } from '../fixtures/rig-cli.js';
@@ -187,6 +187,20 @@ t.test('after SIGKILL, rig cleanup removes the remains, and then has nothing to 
   t.equal(second.exitCode, 0);
   t.equal(second.stdout, 'nothing to clean');
   t.same(registered(), [], 'no disk registered');
+});
+
+t.test('a loop device the record does not name yet (killed during losetup) is found by its FUSE file and detached', async (t) => {
+  const dir = workDir(t);
+  const { child } = await holdDisk(dir);
+  child.kill('SIGKILL');
+  t.equal(await ended(child), 'SIGKILL');
+  const record = readRecord(dir)!;
+  const loop = record.loopDevice!;
+  saveRecord({ ...record, loopDevice: null, mountPoint: null }); // as if the rig died before losetup's answer was saved
+  const cleanup = await rig(['cleanup'], env);
+  t.equal(cleanup.exitCode, 0, `cleanup: ${cleanup.stderr}`);
+  t.match(cleanup.stdout, `detached ${loop} (was on ${record.device})`);
+  t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
 });
 
 t.test('rig cleanup leaves a disk whose owner still runs, and takes a handed-over one by --dir', async (t) => {
