@@ -1,5 +1,6 @@
 /**
- * The `local` runtime: the host's mariadbd (or mysqld), started with execa on a unix socket only.
+ * The `local` runtime: the host's mariadbd (or mysqld), started by the rig's command runner
+ * (faults/run-command.ts), on a unix socket only.
  * Public API: createLocalRuntime(); the StartedServer it returns; sweepLocalServer() for cleanup.
  */
 import { existsSync, statSync } from 'node:fs';
