@@ -9,7 +9,7 @@
  * It ignores SIGINT and SIGTERM (a Ctrl-C reaches the whole process group, and the rig's cleanup
  * after it still needs its commands) and ends when the rig does: its IPC channel closes.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 
 export interface CommandRequest {
@@ -74,27 +74,32 @@ function run(request: CommandRequest, reply: (r: CommandReply) => void): void {
   child.on('close', (code, signal) => finish({ ...(code !== null ? { exitCode: code } : {}), ...(signal ? { signal } : {}) }));
 }
 
-function start(request: StartRequest, send: (m: StartReply | ExitNote) => void): void {
-  const { file, args, logPath, append, detached } = request.start;
-  let log: number;
+/** Spawns a long-lived process with stdout and stderr in the log file (throws when the log cannot be opened). */
+export function spawnLogged(file: string, args: string[], opts: { logPath: string; append: boolean; detached: boolean }): ChildProcess {
+  const log = openSync(opts.logPath, opts.append ? 'a' : 'w');
   try {
-    log = openSync(logPath, append ? 'a' : 'w');
+    return spawn(file, args, { detached: opts.detached, stdio: ['ignore', log, log] });
+  } finally {
+    closeSync(log);
+  }
+}
+
+function start(request: StartRequest, send: (m: StartReply | ExitNote) => void): void {
+  const { file, args, ...opts } = request.start;
+  let child: ChildProcess;
+  try {
+    child = spawnLogged(file, args, opts);
   } catch (error) {
     send({ id: request.id, error: (error as Error).message });
     return;
   }
-  try {
-    const child = spawn(file, args, { detached, stdio: ['ignore', log, log] });
-    child.on('spawn', () => send({ id: request.id, pid: child.pid! }));
-    child.on('error', (error) => {
-      if (child.pid === undefined) send({ id: request.id, error: `${file}: ${error.message}` });
-    });
-    child.on('exit', (code, signal) => {
-      if (child.pid !== undefined) send({ exitOf: child.pid, exitCode: code, signal });
-    });
-  } finally {
-    closeSync(log);
-  }
+  child.on('spawn', () => send({ id: request.id, pid: child.pid! }));
+  child.on('error', (error) => {
+    if (child.pid === undefined) send({ id: request.id, error: `${file}: ${error.message}` });
+  });
+  child.on('exit', (code, signal) => {
+    if (child.pid !== undefined) send({ exitOf: child.pid, exitCode: code, signal });
+  });
 }
 
 if (process.send && process.argv.includes('--powercut-rig-command-runner')) {

@@ -6,11 +6,10 @@
  * `reject: false`: an exit code (absent when a signal ended the command or it did not start),
  * stdout and stderr without their final newline.
  */
-import { spawn, fork, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import type { CommandReply, CommandRequest, ExitNote, StartReply, StartRequest } from './command-runner.js';
+import { spawnLogged, type CommandReply, type CommandRequest, type ExitNote, type StartReply, type StartRequest } from './command-runner.js';
 
 export interface CommandResult {
   exitCode?: number;
@@ -160,8 +159,9 @@ export async function startProcess(file: string, args: string[], opts: StartOpti
   const id = nextId();
   const detached = opts.detached ?? false;
   const holds = opts.keepsRigAlive ?? true;
-  const reply = ask<StartReply>({ id, start: { file, args, logPath: opts.logPath, append: opts.append ?? false, detached } });
-  if (!reply) return spawnHere(file, args, { ...opts, detached, keepsRigAlive: holds });
+  const how = { logPath: opts.logPath, append: opts.append ?? false, detached };
+  const reply = ask<StartReply>({ id, start: { file, args, ...how } });
+  if (!reply) return spawnHere(file, args, { ...how, keepsRigAlive: holds });
   const r = runner!;
   const answer = await reply;
   if (answer.pid === undefined) throw new Error(`${file} could not be started: ${answer.error ?? 'no reason given'}`);
@@ -177,20 +177,15 @@ export async function startProcess(file: string, args: string[], opts: StartOpti
   return { pid, exited };
 }
 
-async function spawnHere(file: string, args: string[], opts: Required<Omit<StartOptions, 'append'>> & { append?: boolean }): Promise<StartedProcess> {
-  const log = openSync(opts.logPath, opts.append ? 'a' : 'w');
-  try {
-    const child = spawn(file, args, { detached: opts.detached, stdio: ['ignore', log, log] });
-    const exited = new Promise<ProcessExit>((resolve) => child.on('exit', (code, signal) => resolve({ exitCode: code, signal })));
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', (error) => reject(new Error(`${file} could not be started: ${error.message}`)));
-    });
-    if (!opts.keepsRigAlive) child.unref();
-    return { pid: child.pid!, exited };
-  } finally {
-    closeSync(log);
-  }
+async function spawnHere(file: string, args: string[], opts: { logPath: string; append: boolean; detached: boolean; keepsRigAlive: boolean }): Promise<StartedProcess> {
+  const child = spawnLogged(file, args, opts);
+  const exited = new Promise<ProcessExit>((resolve) => child.on('exit', (code, signal) => resolve({ exitCode: code, signal })));
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error) => reject(new Error(`${file} could not be started: ${error.message}`)));
+  });
+  if (!opts.keepsRigAlive) child.unref();
+  return { pid: child.pid!, exited };
 }
 
 async function viaExeca(file: string, args: string[], opts: { timeoutMs?: number }): Promise<CommandResult> {

@@ -131,7 +131,7 @@ function identify(path: string, head: Uint8Array, options: ScanOptions): {
 async function scanChunks(file: import('node:fs/promises').FileHandle, scan: TablespaceScan, options: ScanOptions) {
   const ps = scan.format.pageSize;
   const firstPage = options.firstPage ?? 0;
-  const chunk = ps > CHUNK_BYTES ? Buffer.allocUnsafe(ps) : takeChunk();
+  const chunk = takeChunk(); // a page is at most 64 KiB
   const buf = chunk.subarray(0, chunk.length - (chunk.length % ps));
   try {
     for (let position = 0; ; ) {
@@ -144,7 +144,7 @@ async function scanChunks(file: import('node:fs/promises').FileHandle, scan: Tab
       if (bytesRead < buf.length) break;
     }
   } finally {
-    if (chunk.length === CHUNK_BYTES) giveBack(chunk);
+    giveBack(chunk);
   }
 }
 

@@ -37,10 +37,7 @@ export class LocalServer implements StartedServer {
     const onAbort = () => this.signalKill();
     proc.signal?.addEventListener('abort', onAbort, { once: true });
     if (proc.signal?.aborted) onAbort();
-    this.exit = proc.exited.then(
-      (exit): ServerExit => ({ exitCode: exit.exitCode, signal: exit.signal }),
-      (): ServerExit => ({ exitCode: null, signal: null }),
-    ).then(async (exit) => {
+    this.exit = proc.exited.catch((): ServerExit => ({ exitCode: null, signal: null })).then(async (exit) => {
       this.exitSeen = exit;
       proc.signal?.removeEventListener('abort', onAbort);
       await unlink(join(proc.runDir, SERVER_PID_FILE)).catch(() => undefined);
