@@ -104,6 +104,13 @@ class CircularLog {
     return Math.floor((lsn - this.firstLsn) / this.capacity);
   }
 
+  /** How many bytes from `lsn` on the log holds in order (the whole body, when it wraps). */
+  available(lsn: number): number {
+    const i = lsn - this.startLsn;
+    if (this.body.length === this.capacity) return this.capacity;
+    return i < 0 ? 0 : Math.max(0, this.body.length - i);
+  }
+
   at(lsn: number): number {
     const i = lsn - this.startLsn;
     if (this.body.length === this.capacity) return this.body[((i % this.capacity) + this.capacity) % this.capacity]!;
@@ -274,16 +281,75 @@ function parseRecords(log: CircularLog, lsn: number): (MtrRecords & { end: numbe
   }
 }
 
+/** A mini-transaction a parse accepted: where it starts, where the next starts, its sequence bit and records. */
+interface ParsedMtr {
+  lsn: number;
+  next: number;
+  bit: number;
+  records: MtrRecords;
+}
+
+/** The first `n` bytes `a` and `b` share. */
+function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  const block = 64 * 1024;
+  let at = 0;
+  while (at < n && Buffer.compare(a.subarray(at, Math.min(at + block, n)), b.subarray(at, Math.min(at + block, n))) === 0) at += block;
+  if (at >= n) return n;
+  while (a[at] === b[at]) at++;
+  return at;
+}
+
 /**
- * Mini-transactions parsed before, by LSN, with their bytes. A mini-transaction's records, its
- * sequence bit and its checksum come from its own bytes alone, so one at the same LSN with the
- * same bytes parses the same: the crash images explore judges from one recording share most of
- * their log, and each parse reads only what is new. Memory: the bytes of each one kept.
+ * Mini-transactions parsed before. A mini-transaction's records, its sequence bit and its checksum
+ * come from its own bytes alone, so one at the same LSN with the same bytes parses the same: the
+ * crash images explore judges from one recording share most of their log, and each parse reads
+ * only what is new. Two ways: the last parse's bytes, compared in bulk, give every mini-transaction
+ * up to the first byte that differs (consecutive states share all but the log's tail); past it,
+ * each mini-transaction is looked up by LSN with its bytes. Memory: the bytes of each one kept,
+ * and the last parse's.
  */
 export class RedoParseMemo {
   private readonly seen = new Map<number, { bytes: Buffer; records: MtrRecords; end: number }>();
+  private last: { firstLsn: number; capacity: number; from: number; bytes: Buffer; mtrs: ParsedMtr[] } | null = null;
   hits = 0;
   misses = 0;
+  /** Mini-transactions taken from the last parse, in bulk. */
+  reused = 0;
+
+  /**
+   * The mini-transactions the last parse accepted from `from` on whose bytes the log holds
+   * unchanged, in order. Their sequence bits agree among themselves, as the last parse found.
+   */
+  unchangedFrom(log: CircularLog, from: number): ParsedMtr[] {
+    const last = this.last;
+    if (!last || last.firstLsn !== log.firstLsn || last.capacity !== log.capacity) return [];
+    const mtrs = last.mtrs;
+    let lo = 0;
+    let hi = mtrs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (mtrs[mid]!.lsn < from) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === mtrs.length || mtrs[lo]!.lsn !== from) return [];
+    const offset = from - last.from;
+    const length = Math.min(last.bytes.length - offset, log.available(from));
+    const same = from + sharedPrefix(log.slice(from, length), last.bytes.subarray(offset, offset + length));
+    let end = lo;
+    while (end < mtrs.length && mtrs[end]!.next <= same) end++;
+    this.reused += end - lo;
+    return mtrs.slice(lo, end);
+  }
+
+  /** A whole parse from `from`: what the next one compares with. */
+  rememberParse(log: CircularLog, from: number, to: number, mtrs: ParsedMtr[]): void {
+    if (to - from > log.capacity) {
+      this.last = null;
+      return;
+    }
+    this.last = { firstLsn: log.firstLsn, capacity: log.capacity, from, bytes: Buffer.from(log.slice(from, to - from)), mtrs };
+  }
 
   /** The mini-transaction at `lsn` if the log holds the same bytes there as when it was parsed. */
   known(log: CircularLog, lsn: number): { records: MtrRecords; end: number; bit: number } | null {
@@ -330,18 +396,28 @@ function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) =
 function parseFrom(log: CircularLog, from: number, memo?: RedoParseMemo): RedoFileOps {
   const ops: RedoFileOp[] = [];
   const page0Headers: Page0HeaderWrite[] = [];
+  const parsed: ParsedMtr[] = [];
   let lsn = from;
   // the first mini-transaction's end byte sets the bit; it flips with each lap after
   let first: { bit: number; lap: number } | null = null;
   const sequenceBit = (endLsn: number): number | null => (first ? first.bit ^ ((log.lap(endLsn) - first.lap) & 1) : null);
+  const take = (mtr: ParsedMtr) => {
+    if (!first) first = { bit: mtr.bit, lap: log.lap(mtr.next - 5) };
+    for (const op of mtr.records.ops) if (op.op !== 'modify') ops.push(op);
+    for (const header of mtr.records.headers) page0Headers.push(header);
+    parsed.push(mtr);
+    lsn = mtr.next;
+  };
+  for (const mtr of memo?.unchangedFrom(log, from) ?? []) {
+    if (mtr.lsn - from >= log.capacity) break;
+    take(mtr);
+  }
   while (lsn - from < log.capacity) {
     const mtr = parseMtr(log, lsn, sequenceBit, memo);
     if (!mtr) break;
-    if (!first) first = { bit: mtr.bit, lap: log.lap(mtr.next - 5) };
-    ops.push(...mtr.ops.filter((o) => o.op !== 'modify'));
-    page0Headers.push(...mtr.headers);
-    lsn = mtr.next;
+    take({ lsn, next: mtr.next, bit: mtr.bit, records: { ops: mtr.ops, headers: mtr.headers } });
   }
+  memo?.rememberParse(log, from, lsn, parsed);
   return { from, to: lsn, ops, page0Headers };
 }
 
