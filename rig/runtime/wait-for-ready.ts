@@ -1,7 +1,12 @@
 /**
  * Readiness strategy: the server is ready when a connection over its socket answers SELECT 1.
- * Waits until then, until the process exits, until the bound passes, or until aborted.
+ * Waits until then, until the process exits, until the bound passes, or until aborted. Until the
+ * socket file is there (the server makes it when recovery is over), only the file is looked for,
+ * every 10 ms: a connection is tried once it appears, so the wait ends within a few milliseconds
+ * of the server being ready and costs next to nothing before. A connection that fails (a socket
+ * left from an earlier server, one not answering yet) is tried again after 100 ms.
  */
+import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeQuietly, connectToServer } from './connect.js';
 
@@ -12,8 +17,12 @@ export interface ReadyWait {
   timeoutMs: number;
   exited: Promise<unknown>; // settles when the server process is gone
   signal?: AbortSignal;
-  pollMs?: number;
+  pollMs?: number; // between connections that failed; 100 by default
 }
+
+const SOCKET_POLL_MS = 10;
+
+const isSocket = (path: string) => stat(path).then((s) => s.isSocket(), () => false);
 
 async function answersSelectOne(socketPath: string, connectTimeoutMs: number): Promise<boolean> {
   let connection = null;
@@ -42,6 +51,10 @@ export async function waitForReady(wait: ReadyWait): Promise<ReadyResult> {
     if (exited) return 'exited';
     const remaining = deadline - Date.now();
     if (remaining <= 0) return 'timeout';
+    if (!(await isSocket(wait.socketPath))) {
+      await exitedOrSlept(Math.min(SOCKET_POLL_MS, remaining));
+      continue;
+    }
     const attempt = answersSelectOne(wait.socketPath, Math.max(500, Math.min(5000, remaining)));
     const outcome = await Promise.race([attempt, wait.exited.then(() => 'exited' as const, () => 'exited' as const)]);
     if (outcome === true) return 'ready';
