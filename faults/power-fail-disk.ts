@@ -15,6 +15,7 @@ import { deviceHelperArgs, type DeviceModel } from './device-model.js';
 import type { HelperStatus } from './helper-status.js';
 import { ORDER_LOG_FILE } from './order-log.js';
 import { preflightDisk } from './preflight.js';
+import { noteHelper } from './helper-exits.js';
 import { processAlive, processStartTime, waitFor } from './system.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
 import { armCommand, type TriggerSpec } from './trigger.js';
@@ -202,6 +203,7 @@ async function startHelper(record: DiskRecord, helperPath: string, model: Device
   ).catch((error: Error) => {
     throw diskFailure(`power-fail disk helper did not come up: ${error.message}`);
   });
+  noteHelper(helper.pid, helper.exited);
   const withPid = { ...record, helperPid: helper.pid };
   saveRecord(withPid);
   const ready = await waitFor(async () => {
@@ -212,7 +214,7 @@ async function startHelper(record: DiskRecord, helperPath: string, model: Device
     } catch {
       return false;
     }
-  }, 10_000, 25);
+  }, 10_000, 5);
   if (!ready || !processAlive(withPid.helperPid)) {
     const why = readFileSync(join(record.dir, 'helper.log'), 'utf8').trim().split('\n').pop();
     throw diskFailure(`power-fail disk helper did not come up${why ? `: ${why}` : ''}`);

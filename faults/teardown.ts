@@ -8,6 +8,7 @@
 import { forgetRecord, saveRecord, type DiskRecord } from './disk-record.js';
 import { sendCommand } from './control-client.js';
 import { tearDownDm } from './dm/dm-teardown.js';
+import { helperExit } from './helper-exits.js';
 import { runCommand } from './run-command.js';
 import {
   isMounted,
@@ -96,11 +97,24 @@ async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFro
   else report.problems.push(`could not detach ${dev}: ${r.stderr || 'still attached'}`);
 }
 
+/** Whether the helper exited within `ms`: on its exit where this process started it, else by polling its pid. */
+async function helperGone(pid: number, ms: number): Promise<boolean> {
+  const exit = helperExit(pid);
+  if (!exit) return waitFor(() => !processAlive(pid), ms);
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([exit.then(() => true), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function stopHelper(record: DiskRecord, report: TeardownReport, lazy: boolean): Promise<void> {
   const ours = isOurHelper(record);
   if (isMounted(record.fuseDir)) await unmount(record.fuseDir, report, true, lazy);
   if (!ours) return;
-  if (!(await waitFor(() => !processAlive(record.helperPid), 5000))) {
+  if (!(await helperGone(record.helperPid!, 5000))) {
     process.kill(record.helperPid!, 'SIGKILL');
     report.helperKilled = true;
     await waitFor(() => !processAlive(record.helperPid), 5000);
