@@ -61,19 +61,17 @@ export async function buildExtentMap(mountPoint: string, datadirRel = '.'): Prom
 
 interface FoundFile { rel: string; path: string; kind: TablespaceKind | null; size: number; bornUs: number }
 
+/** Every regular file below `dir`, in directory order; the entries of a directory are stat'ed at once. */
 async function walk(dir: string, rel: string, topLevel: boolean): Promise<FoundFile[]> {
-  const out: FoundFile[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  const found = await Promise.all((await readdir(dir, { withFileTypes: true })).map(async (entry): Promise<FoundFile[]> => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'lost+found') {
-      out.push(...(await walk(path, `${rel}/${entry.name}`, false)));
-    } else if (entry.isFile()) {
-      const kind = classifyTablespace(entry.name, topLevel);
-      const info = await stat(path, { bigint: true }); // birth time 0: the filesystem keeps none
-      out.push({ rel: `${rel}/${entry.name}`, path, kind, size: Number(info.size), bornUs: Number(info.birthtimeNs / 1000n) });
-    }
-  }
-  return out;
+    if (entry.isDirectory() && entry.name !== 'lost+found') return walk(path, `${rel}/${entry.name}`, false);
+    if (!entry.isFile()) return [];
+    const kind = classifyTablespace(entry.name, topLevel);
+    const info = await stat(path, { bigint: true }); // birth time 0: the filesystem keeps none
+    return [{ rel: `${rel}/${entry.name}`, path, kind, size: Number(info.size), bornUs: Number(info.birthtimeNs / 1000n) }];
+  }));
+  return found.flat();
 }
 
 /** Page size per tablespace from its page 0; system files continue ibdata1's numbering. */
@@ -88,9 +86,9 @@ async function assignPages(files: MappedFile[], paths: string[]): Promise<void> 
     f.firstPage = nextSystemPage;
     nextSystemPage += Math.floor(f.size / systemPageSize);
   }
-  for (const [i, f] of files.entries()) {
+  await Promise.all(files.map(async (f, i) => {
     // a page 0 of zeros names no page size (not written yet): the server gave the file the system tablespace's
     if (f.kind === 'undo' || f.kind === 'table') f.pageSize = (await readSpaceFormat(paths[i]!))?.format.pageSize ?? systemPageSize ?? 16384;
     if (f.kind === 'dblwr') f.pageSize = Number(f.rel.match(/#ib_(\d+)_/)![1]);
-  }
+  }));
 }

@@ -11,8 +11,9 @@ import { readSpaceFormat, readSystemDoublewriteArea } from './system-tablespace.
 import { listTablespaceFiles, type TablespaceFile } from './tablespace-files.js';
 import { readUnwrittenAreaCopies } from './unwritten-copies.js';
 
-export async function readDoublewrite(datadir: string): Promise<DoublewriteCopy[]> {
-  const files = await listTablespaceFiles(datadir);
+/** `listed`: the datadir's tablespace files, where the caller has listed them already. */
+export async function readDoublewrite(datadir: string, listed?: Promise<TablespaceFile[]>): Promise<DoublewriteCopy[]> {
+  const files = await (listed ?? listTablespaceFiles(datadir));
   const formats = await readSpaceFormats(files);
   const copies: DoublewriteCopy[] = [];
   const ibdata1 = files.find((f) => f.kind === 'system' && f.rel === './ibdata1');
@@ -28,8 +29,8 @@ export async function readDoublewrite(datadir: string): Promise<DoublewriteCopy[
 }
 
 /** `image`: the device image the datadir's filesystem lives on; `extents`: that filesystem's map of it. */
-export async function readUnwrittenDoublewrite(datadir: string, image: string, extents: ExtentMap): Promise<DoublewriteCopy[]> {
-  const files = await listTablespaceFiles(datadir);
+export async function readUnwrittenDoublewrite(datadir: string, image: string, extents: ExtentMap, listed?: Promise<TablespaceFile[]>): Promise<DoublewriteCopy[]> {
+  const files = await (listed ?? listTablespaceFiles(datadir));
   const ibdata1 = files.find((f) => f.kind === 'system' && f.rel === './ibdata1');
   const mapped = extents.files.find((f) => f.rel === './ibdata1');
   const area = ibdata1 ? await readSystemDoublewriteArea(ibdata1.path) : null;
@@ -40,11 +41,9 @@ export async function readUnwrittenDoublewrite(datadir: string, image: string, e
 
 /** Each tablespace's format from its page 0, keyed by space id (ibdata1 is space 0). */
 async function readSpaceFormats(files: TablespaceFile[]): Promise<Map<number, SpaceFormat>> {
+  const spaces = files.filter((f) => f.kind !== 'dblwr' && (f.kind !== 'system' || f.rel === './ibdata1'));
+  const headers = await Promise.all(spaces.map((f) => readSpaceFormat(f.path)));
   const formats = new Map<number, SpaceFormat>();
-  for (const f of files) {
-    if (f.kind === 'dblwr' || (f.kind === 'system' && f.rel !== './ibdata1')) continue;
-    const header = await readSpaceFormat(f.path);
-    if (header) formats.set(header.spaceId, header.format);
-  }
+  for (const header of headers) if (header) formats.set(header.spaceId, header.format); // in file order: a later file's wins, as before
   return formats;
 }

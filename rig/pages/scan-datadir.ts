@@ -24,10 +24,11 @@ export interface DatadirScan {
 }
 
 /** `verdicts`: remembered from earlier scans of crash images of the same datadir (explore's states). */
-export async function scanDatadir(datadir: string, verdicts?: PageVerdicts): Promise<DatadirScan> {
+/** `listed`: the datadir's tablespace files, where the caller has listed them already. */
+export async function scanDatadir(datadir: string, verdicts?: PageVerdicts, listed?: Promise<TablespaceFile[]>): Promise<DatadirScan> {
   const started = Date.now();
   await requireDirectory(datadir);
-  const all = await listTablespaceFiles(datadir);
+  const all = await (listed ?? listTablespaceFiles(datadir));
   const system = all.filter((f) => f.kind === 'system');
   const others = all.filter((f) => f.kind === 'undo' || f.kind === 'table');
   const doublewriteArea = system[0] ? await readSystemDoublewriteArea(system[0].path) : null;

@@ -5,6 +5,7 @@
  * (#ib_<pagesize>_<n>.dblwr), which hold copies, not live pages. The temporary tablespace is
  * left out: the server recreates it at every start.
  */
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -29,24 +30,23 @@ export function classifyTablespace(name: string, topLevel: boolean): TablespaceK
   return null;
 }
 
+/** The datadir's tablespace files, each directory's files stat'ed at once (a fresh mount reads each inode through the disk). */
 export async function listTablespaceFiles(datadir: string): Promise<TablespaceFile[]> {
-  const found: TablespaceFile[] = [];
-  await collect(datadir, '.', true, found);
-  for (const entry of await readdir(datadir, { withFileTypes: true })) {
-    if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) {
-      await collect(join(datadir, entry.name), `./${entry.name}`, false, found);
-    }
-  }
-  return found.sort(compareFiles);
+  const entries = await readdir(datadir, { withFileTypes: true });
+  const dirs = entries.filter((e) => e.isDirectory() && !SKIPPED_DIRS.has(e.name));
+  const found = await Promise.all([
+    collect(datadir, '.', true, entries),
+    ...dirs.map(async (d) => collect(join(datadir, d.name), `./${d.name}`, false, await readdir(join(datadir, d.name), { withFileTypes: true }))),
+  ]);
+  return found.flat().sort(compareFiles);
 }
 
-async function collect(dir: string, relDir: string, topLevel: boolean, out: TablespaceFile[]): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+function collect(dir: string, relDir: string, topLevel: boolean, entries: Dirent[]): Promise<TablespaceFile[]> {
+  const files = entries.flatMap((entry) => {
     const kind = entry.isFile() ? classifyTablespace(entry.name, topLevel) : null;
-    if (!kind) continue;
-    const path = join(dir, entry.name);
-    out.push({ rel: `${relDir}/${entry.name}`, path, kind, size: (await stat(path)).size });
-  }
+    return kind ? [{ rel: `${relDir}/${entry.name}`, path: join(dir, entry.name), kind }] : [];
+  });
+  return Promise.all(files.map(async (f) => ({ ...f, size: (await stat(f.path)).size })));
 }
 
 const KIND_ORDER: Record<TablespaceKind, number> = { system: 0, undo: 1, table: 2, dblwr: 3 };

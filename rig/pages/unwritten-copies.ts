@@ -33,16 +33,15 @@ export async function readUnwrittenAreaCopies(
   const slots = area.blocks.flatMap((first) => Array.from({ length: area.blockPages }, (_, i) => first + i));
   const hidden = unwrittenPages(ibdata1, slots, pageSize);
   if (!hidden.size) return [];
-  const copies: DoublewriteCopy[] = [];
   const device = await open(image, 'r');
   try {
-    for (const [slot, physical] of hidden) {
+    const read = await Promise.all([...hidden].map(async ([slot, physical]) => {
       const page = Buffer.alloc(pageSize);
       const { bytesRead } = await device.read(page, 0, pageSize, physical);
-      if (bytesRead === pageSize && !isAllZero(page)) copies.push(judgeCopy(page, formats, { file: ibdata1.rel, slot }));
-    }
+      return bytesRead === pageSize && !isAllZero(page) ? judgeCopy(page, formats, { file: ibdata1.rel, slot }) : null;
+    }));
+    return read.filter((copy): copy is DoublewriteCopy => copy !== null);
   } finally {
     await device.close();
   }
-  return copies;
 }

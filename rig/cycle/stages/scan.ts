@@ -16,6 +16,7 @@ import type { DiskOptions, PowerFailDisk } from '../../../faults/power-fail-disk
 import { startDisk } from '../../../faults/start-disk.js';
 import { buildExtentMap, readDoublewrite, readUnwrittenDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
+import { listTablespaceFiles } from '../../pages/tablespace-files.js';
 import { readCheckpoint } from '../../pages/redo-checkpoint.js';
 import { readRedoFileOps, type RedoFileOps } from '../../pages/redo-file-ops.js';
 import type { CycleRecord, PageZeroWrite, Reconciliation, RocksdbWrites, ScenarioSettings, TornPage, TruthCounts, WriteOrderCheck } from '../../results/types.js';
@@ -82,15 +83,17 @@ export async function scanCrashImage(
   const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage, ...(record ? { record } : {}) }, environment));
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
+  const listed = listTablespaceFiles(datadir); // nothing writes to the datadir while it is scanned
+  listed.catch(() => undefined); // its failure is each reader's
   const [scan, extents, copies, checkpoint, reduced, fileOps] = await Promise.all([
-    scanDatadir(datadir, memo?.verdicts),
+    scanDatadir(datadir, memo?.verdicts, listed),
     buildExtentMap(disk.target, DATADIR_NAME),
-    readDoublewrite(datadir),
+    readDoublewrite(datadir, listed),
     readCheckpoint(datadir),
     flavor === 'mysql' ? readReducedDoublewrite(datadir) : Promise.resolve([]),
     flavor === 'mysql' ? Promise.resolve(null) : readRedoFileOps(datadir, undefined, memo?.redo),
   ]);
-  const unwrittenCopies = await readUnwrittenDoublewrite(datadir, disk.record.image, extents);
+  const unwrittenCopies = await readUnwrittenDoublewrite(datadir, disk.record.image, extents, listed);
   // the order log names device offsets: this says which file and offset each one was
   const files = extents.files.map((f) => ({ rel: f.rel, kind: f.kind, pageSize: f.pageSize, firstPage: f.firstPage, extents: f.extents, ...(f.bornUs ? { bornUs: f.bornUs } : {}) }));
   writeFileSync(join(dir, 'extents.json'), JSON.stringify(files) + '\n');
