@@ -289,7 +289,7 @@ interface ParsedMtr {
   records: MtrRecords;
 }
 
-/** The first `n` bytes `a` and `b` share. */
+/** How many leading bytes `a` and `b` have in common. */
 function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   const block = 64 * 1024;
