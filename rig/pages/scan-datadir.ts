@@ -23,8 +23,10 @@ export interface DatadirScan {
   elapsedMs: number;
 }
 
-/** `verdicts`: remembered from earlier scans of crash images of the same datadir (explore's states). */
-/** `listed`: the datadir's tablespace files, where the caller has listed them already. */
+/**
+ * `verdicts`: remembered from earlier scans of crash images of the same datadir (explore's states);
+ * `listed`: the datadir's tablespace files, where the caller has listed them already.
+ */
 export async function scanDatadir(datadir: string, verdicts?: PageVerdicts, listed?: Promise<TablespaceFile[]>): Promise<DatadirScan> {
   const started = Date.now();
   await requireDirectory(datadir);

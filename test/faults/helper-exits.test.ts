@@ -27,7 +27,7 @@ t.test('an exit that rejects (the runner lost it) still settles, and a pid noted
   t.ok(helperExit(103), 'the first exit does not forget the second helper of the same pid');
   exit();
   await helperExit(103);
-  t.equal(helperExit(102), undefined, 'none is left for a pid not started here');
+  t.equal(helperExit(102), undefined, 'the exit that rejected is forgotten too');
 });
 
 t.test('a pid this process did not start is not known', async (t) => {

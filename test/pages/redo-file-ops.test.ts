@@ -184,16 +184,21 @@ const u64 = (n: number): number[] => [0, 0, ...Array.from({ length: 6 }, (_, i) 
  * An empty log of `capacity` bytes after its header, whose checkpoint is at `checkpoint`; `put`
  * writes a mini-transaction's records at an LSN, with its sequence bit and CRC, wrapping as the file does.
  */
+/** The header's checkpoint block naming `lsn`, with its CRC. */
+function checkpointBlock(lsn: number): Buffer {
+  const block = Buffer.alloc(64);
+  block.set(u64(lsn), 0);
+  block.set(u64(lsn), 8);
+  block.writeUInt32BE(crc32c(block, 0, 60), 60);
+  return block;
+}
+
 function logFile(capacity: number, checkpoint: number) {
   const firstLsn = REDO_HEADER_BYTES;
   const log = Buffer.alloc(REDO_HEADER_BYTES + capacity);
   log.write('Phys', 0, 'latin1');
   log.set(u64(firstLsn), 8);
-  const block = Buffer.alloc(64);
-  block.set(u64(checkpoint), 0);
-  block.set(u64(checkpoint), 8);
-  block.writeUInt32BE(crc32c(block, 0, 60), 60);
-  block.copy(log, 4096);
+  checkpointBlock(checkpoint).copy(log, 4096);
   const bitAt = (lsn: number) => 1 & ~Math.floor((lsn - firstLsn) / capacity);
   const put = (lsn: number, body: number[]): number => {
     const bytes = [...body, bitAt(lsn + body.length), ...u32(crc32c(Uint8Array.from(body)))];
@@ -206,11 +211,7 @@ function logFile(capacity: number, checkpoint: number) {
 /** `log` with its checkpoint block naming `lsn`. */
 function withCheckpoint(log: Buffer, lsn: number): Buffer {
   const out = Buffer.from(log);
-  const block = Buffer.alloc(64);
-  block.set(u64(lsn), 0);
-  block.set(u64(lsn), 8);
-  block.writeUInt32BE(crc32c(block, 0, 60), 60);
-  block.copy(out, 4096);
+  checkpointBlock(lsn).copy(out, 4096);
   return out;
 }
 
