@@ -19,10 +19,10 @@ import { startDisk } from '../faults/start-disk.js';
 import { DEFAULT_DISK } from '../rig/defaults.js';
 import { commandExists } from '../faults/system.js';
 import { runInterruptible, checkAborted } from '../rig/interrupts.js';
+import { benchArgs } from './bench-args.js';
 
 const SIZE = 512 * 1024 * 1024;
-const secondsArg = process.argv.indexOf('--seconds');
-const SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 9;
+const SECONDS = Number(benchArgs('usage: node dist/bench/disk.js [--seconds N]', { seconds: 'count' }).values.seconds ?? '9');
 
 interface Workload {
   name: string;

@@ -24,18 +24,20 @@ import { EXPLORE_PICKS, type CycleRecord, type ExplorePick, type ScenarioSetting
 import { createRuntime } from '../rig/runtime/create-runtime.js';
 import { checkCampaignTrigger } from '../rig/campaign/field-parsers.js';
 import { DEFAULT_EXPLORE_TRIGGER } from '../rig/defaults.js';
+import { benchArgs } from './bench-args.js';
 
-function arg(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1]! : fallback;
+const USAGE = 'usage: node dist/bench/explore.js [--cycles N] [--states N] [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]';
+const { values, positionals } = benchArgs(USAGE, { cycles: 'whole', states: 'count', pick: 'text', trigger: 'text', scenario: 'text' });
+const CYCLES = Number(values.cycles ?? '6');
+const STATES = Number(values.states ?? '50');
+const PICK = (values.pick ?? 'targeted') as ExplorePick;
+const TRIGGER = values.trigger ?? '';
+const ONLY = values.scenario ?? '';
+if (positionals.length > 1 || (positionals[0] !== undefined && !positionals[0].endsWith('.yml'))) {
+  process.stderr.write(`bench: give at most one campaign file (*.yml), not ${positionals.join(' ')}; ${USAGE}\n`);
+  process.exit(2);
 }
-
-const CYCLES = Number(arg('--cycles', '6'));
-const STATES = Number(arg('--states', '50'));
-const PICK = arg('--pick', 'targeted') as ExplorePick;
-const TRIGGER = arg('--trigger', '');
-const ONLY = arg('--scenario', '');
-const FILE = process.argv.slice(2).find((a, i, all) => a.endsWith('.yml') && !all[i - 1]?.startsWith('--')) ?? 'campaigns/quick.yml';
+const FILE = positionals[0] ?? 'campaigns/quick.yml';
 const TARGET_SHARE = 0.75;
 
 /** What a record exercised, by the scenario's claim. */

@@ -25,14 +25,13 @@ import { readDeviceProfile } from '../faults/device-profile.js';
 import { startDisk } from '../faults/start-disk.js';
 import { checkAborted, runInterruptible } from '../rig/interrupts.js';
 import { percentileOf, predictLatency } from './latency-prediction.js';
+import { benchArgs } from './bench-args.js';
 
 const SIZE = 256 * 1024 * 1024;
 const SMALL = 4096;
 const LARGE = 128 * 1024;
-const args = process.argv.slice(2);
-const secondsAt = args.indexOf('--seconds');
-const SECONDS = secondsAt >= 0 ? Number(args[secondsAt + 1]) : 6;
-const named = args.filter((a, i) => !a.startsWith('--') && (secondsAt < 0 || i !== secondsAt + 1));
+const { values, positionals: named } = benchArgs('usage: node dist/bench/profile.js [--seconds N] [profile ...]', { seconds: 'count' });
+const SECONDS = Number(values.seconds ?? '6');
 const PROFILES = named.length ? named : ['essd', 'nvme', 'pmem'];
 const NO_TIMING: DeviceModel = { cache: 'durable', writeLatency: [], flushLatency: [], iops: 0, bandwidthBytes: 0, queueDepth: 0 };
 
