@@ -6,12 +6,14 @@
  * judged states per hour with the recording's time included, and that rate as a share of the
  * recovery-only limit (3,600 s over the median time of the states' own recoveries, one at a time:
  * the baseline's); whether the two passes gave the same verdicts, torn-page lists and crash-image
- * digest (rig/explore/image-hash.ts); and the peak memory and disk per state in flight. Target: 75% of the limit.
+ * digest (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
+ * costs (the machine's busy time and the rig's own process's), with the rate the cores could reach at
+ * that cost. Target: 75% of the limit.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
  * [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCampaign } from '../rig/campaign/load-campaign.js';
 import { contextFromEnv } from '../rig/context.js';
@@ -135,12 +137,31 @@ function resetPeak(): void {
 
 const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
+/** The machine's busy and total CPU time so far, seconds (/proc/stat's first line, in USER_HZ: 100 per second). */
+function machineCpu(): { busy: number; total: number } {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busy: (total - ticks[3]! - (ticks[4] ?? 0)) / 100, total: total / 100 }; // idle and iowait are not busy
+}
+
+/** What a pass cost in CPU: the machine's busy time and this process's own (its threads included), seconds. */
+class CpuUse {
+  private readonly machine = machineCpu();
+  private readonly own = process.cpuUsage();
+  stop(): { machine: number; rig: number; busyShare: number } {
+    const now = machineCpu();
+    const own = process.cpuUsage(this.own);
+    return { machine: now.busy - this.machine.busy, rig: (own.user + own.system) / 1e6, busyShare: (now.busy - this.machine.busy) / Math.max(0.01, now.total - this.machine.total) };
+  }
+}
+
 interface Pass {
   name: string;
   result: ExploreResult;
   rig: number; // the rig process's peak resident memory, bytes
   tree: number; // its descendants' peak, bytes
   lanes: number;
+  cpu: { machine: number; rig: number; busyShare: number }; // seconds over the pass, and how busy the cores were
 }
 
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
@@ -150,7 +171,9 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
     `  ${p.name}: ${perHour.toFixed(0)} states/h with the recording (${(p.result.statesMs / 1000 / Math.max(1, n)).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
     `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
-    `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight`
+    `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight\n` +
+    `    CPU per state: the machine's ${(p.cpu.machine / Math.max(1, n)).toFixed(2)} s, the rig's own process ${(p.cpu.rig / Math.max(1, n)).toFixed(2)} s; ` +
+    `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / (p.cpu.machine / Math.max(1, n))).toFixed(0)} states/h`
   );
 }
 
@@ -195,8 +218,9 @@ async function main(): Promise<void> {
           for (const [name, options] of [['one at a time, no memo', { lanes: 1, scanMemo: false }], ['as explore runs', {}]] as Array<[string, Partial<ExploreInput>]>) {
             resetPeak();
             const tree = new TreeMemory();
+            const cpu = new CpuUse();
             const result = await judgeRecorded({ ...input(passes.length ? 'after' : 'before'), ...options }, recorded, recordMs);
-            passes.push({ name, result, rig: peakRss(), tree: tree.stop(), lanes: result.lanes });
+            passes.push({ name, result, rig: peakRss(), tree: tree.stop(), lanes: result.lanes, cpu: cpu.stop() });
           }
           const [before, after] = passes as [Pass, Pass];
           const recoveryMs = medianRecovery(before.result.records);
@@ -206,12 +230,12 @@ async function main(): Promise<void> {
           const same = before.result.records.filter((r, i) => judgement(r) === judgement(after.result.records[i]!)).length;
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
           process.stdout.write(
-            `${live.name} (${serverVersion}): live ${cyclesPerHour.toFixed(0)} cycles/h${CYCLES ? ` (${verdicts(cycles)}; ${claim} ${share(cycles)})` : ''}; ` +
+            `${live.name} (${serverVersion}): ${CYCLES ? `live ${cyclesPerHour.toFixed(0)} cycles/h` : 'no live cycles'}${CYCLES ? ` (${verdicts(cycles)}; ${claim} ${share(cycles)})` : ''}; ` +
               `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in both passes: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n`).join('') +
-              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%), ${(afterRate / Math.max(1, cyclesPerHour)).toFixed(2)}x the live cycles\n` +
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}\n` +
               differences(before.result.records, after.result.records),
           );
           const error = [...cycles, ...after.result.records].find((r) => r.verdict === 'rig-error');
