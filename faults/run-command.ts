@@ -62,6 +62,7 @@ function holdOrLet(r: Runner): void {
 }
 
 const EXIT_POLL_MS = 100;
+const RUNNER_GONE = 'the command runner ended before it answered';
 
 /** After the runner is gone, a process it started is watched by its pid until it is gone too. */
 function watchUntilGone(pid: number, resolve: (e: ProcessExit) => void, holds: boolean): void {
@@ -100,11 +101,13 @@ function startRunner(): Runner | null {
     });
     const gone = () => {
       if (runner === started) runner = null;
-      for (const [id, resolve] of started.pending) resolve({ id, stdout: '', stderr: 'the command runner ended before the command did', timedOut: false });
+      // a command's reply or a start's: each reads the fields it knows
+      for (const [id, resolve] of started.pending) resolve({ id, stdout: '', stderr: RUNNER_GONE, timedOut: false, error: RUNNER_GONE } as CommandReply & StartReply);
       started.pending.clear();
       for (const [pid, { resolve, holds }] of started.exits) watchUntilGone(pid, resolve, holds);
       started.exits.clear();
     };
+    child.on('disconnect', gone); // its channel closes first: answer what it never will before the rig has nothing left to wait on
     child.on('exit', gone);
     child.on('error', gone);
     child.unref(); // the rig may end while it idles

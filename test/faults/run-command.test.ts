@@ -4,7 +4,8 @@
  * (the rig's cleanup after a Ctrl-C still needs it), does not keep the rig alive, and is gone when
  * the rig is. Long-lived processes start from it: their output goes to their log, their exit is
  * reported, a detached one leads its own process group, one that keeps the rig alive does, and
- * their exit is still seen when the runner is gone.
+ * their exit is still seen when the runner is gone; a start or command the runner dies before
+ * answering says so.
  */
 import t from 'tap';
 import { execa } from 'execa';
@@ -102,4 +103,18 @@ t.test("a process's end is seen after its runner is gone", async (t) => {
   t.same(await sleeper.exited, { exitCode: null, signal: null }, 'its end is seen, how it ended is not known');
   t.equal((await runCommand('echo', ['next'])).stdout, 'next', 'the next command starts another runner');
   t.not(commandRunnerPid(), runner);
+});
+
+t.test('a start the runner never answers says why', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-start-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  await runCommand('true', []); // a runner, up
+  const runner = commandRunnerPid()!;
+  process.kill(runner, 'SIGSTOP'); // it cannot answer the start sent now
+  const start = startProcess('sleep', ['30'], { logPath: join(dir, 'log') });
+  const command = runCommand('echo', ['never']);
+  process.kill(runner, 'SIGKILL');
+  await t.rejects(start, /^sleep could not be started: the command runner ended before it answered$/, 'the start says the runner ended');
+  t.match(await command, { stdout: '', stderr: 'the command runner ended before it answered' }, 'and a command sent with it');
+  t.ok(await waitFor(() => !processAlive(runner), 5000), 'the runner is gone');
 });
