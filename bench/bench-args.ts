@@ -34,7 +34,8 @@ export function benchArgs(usage: string, flags: Record<string, 'count' | 'whole'
   return { values, positionals: parsed.positionals };
 }
 
-function refuse(problem: string, usage: string): never {
+/** The one line a bad command line gets, and exit code 2. */
+export function refuse(problem: string, usage: string): never {
   process.stderr.write(`bench: ${problem}; ${usage}\n`);
   process.exit(2);
 }

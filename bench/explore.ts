@@ -26,7 +26,7 @@ import { EXPLORE_PICKS, type CycleRecord, type ExplorePick, type ScenarioSetting
 import { createRuntime } from '../rig/runtime/create-runtime.js';
 import { checkCampaignTrigger } from '../rig/campaign/field-parsers.js';
 import { DEFAULT_EXPLORE_TRIGGER } from '../rig/defaults.js';
-import { benchArgs } from './bench-args.js';
+import { benchArgs, refuse } from './bench-args.js';
 
 const USAGE = 'usage: node dist/bench/explore.js [--cycles N] [--states N] [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]';
 const { values, positionals } = benchArgs(USAGE, { cycles: 'whole', states: 'count', pick: 'text', trigger: 'text', scenario: 'text' });
@@ -36,8 +36,7 @@ const PICK = (values.pick ?? 'targeted') as ExplorePick;
 const TRIGGER = values.trigger ?? '';
 const ONLY = values.scenario ?? '';
 if (positionals.length > 1 || (positionals[0] !== undefined && !positionals[0].endsWith('.yml'))) {
-  process.stderr.write(`bench: give at most one campaign file (*.yml), not ${positionals.join(' ')}; ${USAGE}\n`);
-  process.exit(2);
+  refuse(`give at most one campaign file (*.yml), not ${positionals.join(' ')}`, USAGE);
 }
 const FILE = positionals[0] ?? 'campaigns/quick.yml';
 const TARGET_SHARE = 0.75;
@@ -230,7 +229,7 @@ async function main(): Promise<void> {
           const same = before.result.records.filter((r, i) => judgement(r) === judgement(after.result.records[i]!)).length;
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
           process.stdout.write(
-            `${live.name} (${serverVersion}): ${CYCLES ? `live ${cyclesPerHour.toFixed(0)} cycles/h` : 'no live cycles'}${CYCLES ? ` (${verdicts(cycles)}; ${claim} ${share(cycles)})` : ''}; ` +
+            `${live.name} (${serverVersion}): ${CYCLES ? `live ${cyclesPerHour.toFixed(0)} cycles/h (${verdicts(cycles)}; ${claim} ${share(cycles)})` : 'no live cycles'}; ` +
               `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in both passes: ${same} of ${before.result.records.length}\n` +
