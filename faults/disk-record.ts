@@ -15,7 +15,7 @@ export interface DiskRecord {
   dir: string;
   image: string;
   fuseDir: string;
-  device: string; // the FUSE-served file the loop device sits on
+  device: string; // the file the loop device sits on: the FUSE-served one (a loop disk: its image)
   controlSocket: string;
   journalFile: string;
   fs: FsKind;
@@ -39,7 +39,7 @@ export interface DiskRecord {
   recording?: { path: string; maxBytes: number };
   /** The block layer the cut happens in: the FUSE helper (absent: written before there was a
    * choice) or the kernel's device-mapper, whose pieces `dm` names. */
-  backend?: DiskBackend;
+  backend?: DiskBackend | 'loop'; // 'loop': no power-fail machinery at all (./loop-disk.ts)
   dm?: DmParts;
 }
 

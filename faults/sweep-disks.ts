@@ -43,6 +43,7 @@ function anythingLeft(record: DiskRecord): boolean {
     const ours = (dev: string | null, file: string | undefined) => !!dev && !!file && loopBackingFile(dev) === file;
     return helperAlive(record) || mountsAtOrBelow(record.dir).length > 0 || ours(record.dm?.dataLoop ?? null, record.image) || ours(record.dm?.logLoop ?? null, record.dm?.logImage);
   }
+  if (record.backend === 'loop') return mountsAtOrBelow(record.dir).length > 0 || loop === record.device;
   return helperAlive(record) || mountsAtOrBelow(record.dir).length > 0 || !!loop?.startsWith(record.fuseDir);
 }
 
@@ -51,6 +52,7 @@ function reasonToSweep(record: DiskRecord, byName: boolean): string | null {
   const owner = record.owner ?? null;
   if (owner && !ownerAlive(owner)) return `its owner pid ${owner.pid} is gone`;
   if (owner) return null; // a live owner takes its own disk down
+  if (record.backend === 'loop') return 'nothing owns it'; // no helper keeps it up: its owner alone did
   if (!helperAlive(record)) return record.backend === 'dm' ? 'its devices are gone' : 'its helper is gone';
   return byName ? 'asked for by its folder' : null;
 }
@@ -94,6 +96,13 @@ export async function sweepDisks(scope: SweepScope = {}): Promise<SweepOutcome> 
     if (record) await sweepOne(record, registryDir, true, out);
     return out;
   }
-  for (const record of registeredDisks(registryDir)) await sweepOne(record, registryDir, false, out);
+  for (const record of sweepOrder(registeredDisks(registryDir))) await sweepOne(record, registryDir, false, out);
   return out;
+}
+
+/** A disk whose image lies inside another disk's folder (a crash image in a clone store,
+ * ./clone-store.ts) goes before that disk, which cannot let go while it is still in use. */
+export function sweepOrder(records: DiskRecord[]): DiskRecord[] {
+  const inside = (r: DiskRecord) => records.some((o) => o !== r && r.image.startsWith(`${o.dir}/`));
+  return [...records.filter(inside), ...records.filter((r) => !inside(r))];
 }

@@ -76,6 +76,7 @@ async function unmount(target: string, report: TeardownReport, fuse: boolean, on
 function backedByOurFile(record: DiskRecord, dev: string, mountedFrom: string | null): boolean {
   const backing = loopBackingFile(dev);
   if (backing === null) return false;
+  if (record.backend === 'loop') return backing === record.device; // a loop disk: straight over its image
   if (backing.startsWith(record.fuseDir)) return true;
   const insideFuse = record.device.startsWith(`${record.fuseDir}/`) ? record.device.slice(record.fuseDir.length) : null;
   return backing === insideFuse && mountedFrom === dev;
@@ -85,6 +86,8 @@ async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFro
   // a rig that died while losetup attached the device never named it in the record: the device
   // backed by our FUSE file is ours all the same
   const dev = record.loopDevice ?? loopDevicesBackedBy(record.device)[0] ?? null;
+  // a loop disk's device lets go of its image by itself once unmounted (autoclear)
+  if (dev && record.backend === 'loop') await waitFor(() => !backedByOurFile(record, dev, mountedFrom), 1000, 2);
   if (!dev || loopBackingFile(dev) === null) return;
   if (!backedByOurFile(record, dev, mountedFrom)) {
     report.problems.push(`${dev} is no longer backed by ${record.device}; left alone`);
