@@ -1,12 +1,14 @@
 /**
  * What explore buys, and how close it comes to the server's own limit. For each scenario of a
  * campaign file (default campaigns/quick.yml): live cycles, then one recording whose states are
- * judged twice, one at a time with nothing remembered between scans (the baseline) and as explore
- * judges them by default (lanes, scan memo). Prints, per pass, each stage's median time, the
- * judged states per hour with the recording's time included, and that rate as a share of the
- * recovery-only limit (3,600 s over the median time of the states' own recoveries, one at a time:
- * the baseline's); whether the two passes gave the same verdicts, torn-page lists and crash-image
- * digest (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
+ * judged three times: one at a time with nothing remembered between scans (the baseline); as
+ * explore judged them before clone stores (lanes, scan memo, each state built in a working image
+ * put back afterwards and judged on a power-fail disk); and as explore judges them by default
+ * (lanes, scan memo, each state a clone judged on a loop disk). Prints, per pass, each stage's
+ * median time, the judged states per hour with the recording's time included, and that rate as a
+ * share of the recovery-only limit (3,600 s over the median time of the states' own recoveries,
+ * one at a time: the baseline's); whether every pass gave the baseline's verdicts, torn-page lists
+ * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
  * costs (the machine's busy time and the rig's own process's), with the rate the cores could reach at
  * that cost. Target: 75% of the limit.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
@@ -79,10 +81,11 @@ function medianRecovery(records: CycleRecord[]): number {
 }
 
 /** Each state judged differently by the two passes: its id, and how each pass judged it and why. */
-function differences(before: CycleRecord[], after: CycleRecord[]): string {
+function differences(before: Pass, other: Pass): string {
   const said = (r: CycleRecord) => `${judgement(r)} (${r.error ?? r.reason})`;
-  return before
-    .flatMap((r, i) => (judgement(r) === judgement(after[i]!) ? [] : [`  judged differently: ${r.id}: one at a time ${said(r)}; as explore runs ${said(after[i]!)}\n`]))
+  const after = other.result.records;
+  return before.result.records
+    .flatMap((r, i) => (judgement(r) === judgement(after[i]!) ? [] : [`  judged differently: ${r.id}: ${before.name} ${said(r)}; ${other.name} ${said(after[i]!)}\n`]))
     .join('');
 }
 
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
   if (!scenarios.length) throw new Error(`--scenario: ${FILE} has no scenario ${ONLY}`);
   const context = contextFromEnv();
   const root = mkdtempSync(join(tmpdir(), 'rig-bench-explore-'));
-  process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario, judged twice on one recording\n`);
+  process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario, judged three ways on one recording\n`);
   const shares: number[] = [];
   try {
     await runInterruptible(async (signal) => {
@@ -214,28 +217,36 @@ async function main(): Promise<void> {
             cacheRoot: context.cacheRoot, diskEnvironment: context.disk, runtime, serverVersion, signal,
           });
           const passes: Pass[] = [];
-          for (const [name, options] of [['one at a time, no memo', { lanes: 1, scanMemo: false }], ['as explore runs', {}]] as Array<[string, Partial<ExploreInput>]>) {
+          const ways: Array<[string, Partial<ExploreInput>]> = [
+            ['one at a time, no memo', { lanes: 1, scanMemo: false }],
+            ['power-fail disks, put back', { clones: false }],
+            ['as explore runs', {}],
+          ];
+          for (const [name, options] of ways) {
             resetPeak();
             const tree = new TreeMemory();
             const cpu = new CpuUse();
-            const result = await judgeRecorded({ ...input(passes.length ? 'after' : 'before'), ...options }, recorded, recordMs);
+            const result = await judgeRecorded({ ...input(`pass-${passes.length + 1}`), ...options, onWarning: (line) => process.stdout.write(`  ${line}\n`) }, recorded, recordMs);
             passes.push({ name, result, rig: peakRss(), tree: tree.stop(), lanes: result.lanes, cpu: cpu.stop() });
           }
-          const [before, after] = passes as [Pass, Pass];
+          const [before, putBack, after] = passes as [Pass, Pass, Pass];
           const recoveryMs = medianRecovery(before.result.records);
           const limit = 3_600_000 / recoveryMs;
           const afterRate = (after.result.records.length / (recordMs + after.result.statesMs)) * 3_600_000;
           shares.push(afterRate / limit);
-          const same = before.result.records.filter((r, i) => judgement(r) === judgement(after.result.records[i]!)).length;
+          const same = before.result.records.filter((r, i) => passes.every((p) => judgement(r) === judgement(p.result.records[i]!))).length;
+          const putBackRate = (putBack.result.records.length / (recordMs + putBack.result.statesMs)) * 3_600_000;
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
           process.stdout.write(
             `${live.name} (${serverVersion}): ${CYCLES ? `live ${cyclesPerHour.toFixed(0)} cycles/h (${verdicts(cycles)}; ${claim} ${share(cycles)})` : 'no live cycles'}; ` +
               `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
-              `the same verdict, torn pages and crash-image digest in both passes: ${same} of ${before.result.records.length}\n` +
+              `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n`).join('') +
-              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}\n` +
-              differences(before.result.records, after.result.records),
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
+              `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
+              differences(before, putBack) +
+              differences(before, after),
           );
           const error = [...cycles, ...after.result.records].find((r) => r.verdict === 'rig-error');
           if (error) process.stdout.write(`  first rig error: ${error.id}: ${error.error ?? error.reason}\n`);

@@ -9,6 +9,9 @@ import { makePlan, type CrashPlan, type FatePolicy } from './crash-plan.js';
 import { loadJournal } from './journal.js';
 import { materializeCrashImage } from './materialize.js';
 
+/** The crash image's name in the cut's folder. */
+export const CRASH_IMAGE_FILE = 'crash.img';
+
 export interface CrashImage {
   path: string;
   planPath: string;
@@ -27,7 +30,7 @@ export async function buildCrashImage(
   const planPath = join(dir, 'plan.json');
   writeFileSync(planPath + '.tmp', JSON.stringify(plan, null, 1) + '\n');
   renameSync(planPath + '.tmp', planPath);
-  const path = join(dir, 'crash.img');
+  const path = join(dir, CRASH_IMAGE_FILE);
   const sha256 = await materializeCrashImage(join(dir, 'image.img'), journal, plan, path);
   return { path, planPath, plan, sha256 };
 }

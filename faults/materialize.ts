@@ -12,7 +12,7 @@ import type { CrashPlan } from './crash-plan.js';
 import { unitSpan } from './crash-plan.js';
 import type { JournalEntry } from './journal.js';
 
-function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
+export function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
   const fits =
     journal.length === plan.writes.length &&
     journal.every((e, i) => {

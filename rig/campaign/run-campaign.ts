@@ -178,6 +178,7 @@ async function exploreOne(
     ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
     signal: input.signal,
     onPhase: (phase) => input.progress.phase(phase),
+    onWarning: (line) => input.progress.warn(line),
     onState: async (record) => {
       if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
       // states judged in lanes are handed on in order, several at once: each shows its own time

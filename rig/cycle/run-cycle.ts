@@ -25,6 +25,7 @@ import { prepare } from './stages/prepare.js';
 import { recoverServer } from './stages/recover.js';
 import { scanAfterRecovery } from './stages/scan-after.js';
 import { recordScan, scanCrashImage } from './stages/scan.js';
+import { CRASH_IMAGE_FILE } from '../../faults/crash-image.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 
 export interface CycleInput {
@@ -78,7 +79,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
   } finally {
     const problems = await cleanup.releaseAll();
     if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
-    rmSync(join(input.dir, 'recover', 'image.img'), { force: true }); // rebuilt from cut/ on demand
+    rmSync(join(cutDir, CRASH_IMAGE_FILE), { force: true }); // rebuilt from cut/ on demand
   }
   const torn = record.tornPagesBefore.length;
   record.expectationHeld = record.verdict !== 'rig-error' && !contradicts(input.expectation, record.verdict, torn);

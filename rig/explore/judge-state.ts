@@ -2,9 +2,10 @@
  * One crash state of a recording, judged exactly as a live cycle's crash image is (the scan,
  * recover, scan-after and judge stages of rig/cycle/run-cycle.ts), into the same record, with the
  * barrier it came from. The ledger is held to the commits of the barrier's moment. The state's
- * image is built in place in the working image (./state-image.ts), and put back afterwards from
- * the clean copy: the pending writes' ranges and every range the recovery wrote, which the scan
- * disk records.
+ * image is a clone of the clean copy in a clone store, served where it is and deleted once judged;
+ * or, where files cannot be cloned, it is built in place in the working image (./state-image.ts)
+ * and put back afterwards from the clean copy: the pending writes' ranges and every range the
+ * recovery wrote, which the scan disk records.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -127,9 +128,10 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     record.ledger = { checked: false, acked: at.ackedCount, missing: 0 };
     record.pendingWrites = plan.writes;
     hashing = images.digestWith(landedPieces(journal, plan));
-    const undo = { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX };
+    // a clone is served in place and deleted afterwards; a working image has the recovery's writes recorded, to undo them
+    const serve = images.clones ? {} : { record: { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX } };
     const scanned = await timer.time('scanBefore', () =>
-      scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, { record: undo, ...(input.memo ? { memo: input.memo } : {}) }),
+      scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, { ...serve, ...(input.memo ? { memo: input.memo } : {}) }),
     );
     recordScan(record, scanned, settings.server.pageSize);
     const first = await input.sameImage.earlier;
@@ -154,7 +156,8 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
     // after a rig error the recovery's record may not be whole (a helper killed before it wrote it)
     try {
-      await putBack(images, recoverDir, touched, record.verdict !== 'rig-error');
+      if (images.clones) images.discard();
+      else await putBack(images, recoverDir, touched, record.verdict !== 'rig-error');
     } finally {
       input.sameImage.settle(judgedBy); // a later state of the same image waits for this
     }

@@ -2,15 +2,20 @@
  * An exploration: record one load run, then judge many crash states from the recording, each
  * exactly like a live cycle (./judge-state.ts). States are picked every barrier, by a seeded
  * sample, or targeted at the scenario's claim (./pick-states.ts, ./state-targets.ts), and judged
- * in lanes: each lane takes every n-th state in recording order on its own working image, which
+ * in lanes: each lane takes every n-th state in recording order on its own clean image, which
  * only moves forward, and the lanes' results are handed on in state order (./in-order.ts) with
- * each shared crash image judged by its first state (./judged-images.ts).
+ * each shared crash image judged by its first state (./judged-images.ts). The images live in a
+ * clone store (faults/clone-store.ts) where the machine can clone files: a state's image is a
+ * clone of its lane's clean image, judged on a plain loop disk. Elsewhere each lane keeps a
+ * working image judged on a power-fail disk and put back after each state.
  */
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { CloneStore } from '../../faults/clone-store.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { readRecordedData } from '../../faults/recording.js';
+import { mountsAtOrBelow } from '../../faults/system.js';
 import { badInput } from '../errors.js';
 import type { CycleRecord, Expectation, ExplorePick, Phase, RecoveryBounds, ScenarioSettings } from '../results/types.js';
 import type { ServerRuntime } from '../runtime/types.js';
@@ -46,6 +51,11 @@ export interface ExploreInput {
   lanes?: number;
   /** Scans remember page verdicts and the redo log's parse from state to state (default true). */
   scanMemo?: boolean;
+  /** Each state's image a clone in a clone store, judged on a loop disk (default true where the
+   * machine can clone files); false: working images put back, judged on power-fail disks. */
+  clones?: boolean;
+  /** Said once when the exploration cannot do what it was asked as asked (no clone store here). */
+  onWarning?: (line: string) => void;
   signal?: AbortSignal;
   onPhase?: (phase: Phase) => void;
   onRecorded?: (summary: ExploreRecordingSummary) => void;
@@ -71,6 +81,7 @@ export interface ExploreResult {
   statesMs: number;
   lanes: number; // states judged at once
   peakLaneBytes: number; // the most a lane's images took on disk (allocated bytes) between states
+  clones: boolean; // each state's image was a clone in a clone store, judged on a loop disk
 }
 
 function scoresFor(input: ExploreInput, recorded: RecordedLoad, b: Barriers, fd: number): Map<number, number> {
@@ -166,28 +177,50 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     };
     const statesStarted = Date.now();
     let peakLaneBytes = 0;
-    await allLanes(lanes, async (lane) => {
-      const laneDir = join(workDir, `lane-${lane + 1}`);
-      mkdirSync(laneDir, { recursive: true });
-      let images: StateImages | null = null;
-      try {
-        images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd);
-        for (let i = lane; i < picked.length && !inOrder.failed; i += lanes) {
-          input.signal?.throwIfAborted();
-          inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));
-          peakLaneBytes = Math.max(peakLaneBytes, images.allocatedBytes());
+    const store = input.clones === false ? null : await openStore(join(workDir, 'store'), input, lanes);
+    try {
+      await allLanes(lanes, async (lane) => {
+        const laneDir = join(store?.root ?? workDir, `lane-${lane + 1}`);
+        mkdirSync(laneDir, { recursive: true });
+        let images: StateImages | null = null;
+        try {
+          images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd, { cleanCopy: true, ...(store ? { store } : {}) });
+          for (let i = lane; i < picked.length && !inOrder.failed; i += lanes) {
+            input.signal?.throwIfAborted();
+            inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));
+            // in a clone store the lanes' images share its blocks: its peak use, a lane's share of it
+            peakLaneBytes = Math.max(peakLaneBytes, store ? images.peakStoreBytes / lanes : images.allocatedBytes());
+          }
+        } finally {
+          await images?.close();
+          // states this lane will not judge: a later state of the same image judges it itself
+          for (let i = lane; i < picked.length; i += lanes) sameImages.settle(i, null);
         }
-      } finally {
-        await images?.close();
-        // states this lane will not judge: a later state of the same image judges it itself
-        for (let i = lane; i < picked.length; i += lanes) sameImages.settle(i, null);
-      }
-    });
+      });
+    } finally {
+      await store?.close();
+    }
     const records = await inOrder.finish();
-    return { recording: summary, records, recordMs, statesMs: Date.now() - statesStarted, lanes, peakLaneBytes };
+    return { recording: summary, records, recordMs, statesMs: Date.now() - statesStarted, lanes, peakLaneBytes, clones: store !== null };
   } finally {
     closeSync(fd);
-    rmSync(workDir, { recursive: true, force: true });
+    // a store that did not come down stays mounted for `rig cleanup`; nothing is removed through it
+    if (!mountsAtOrBelow(resolve(workDir)).length) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The clone store for the states' images: room for each lane's clean image and its state in flight
+ * (sparse: it takes on disk what is written). Null, said once, where this machine cannot clone files.
+ */
+async function openStore(dir: string, input: ExploreInput, lanes: number): Promise<CloneStore | null> {
+  const room = 2 * lanes * input.settings.disk.sizeBytes + 1024 * 1024 * 1024;
+  try {
+    return await CloneStore.open(dir, room, { ...(input.diskEnvironment ? { environment: input.diskEnvironment } : {}), ...(input.signal ? { signal: input.signal } : {}) });
+  } catch (error) {
+    input.signal?.throwIfAborted();
+    input.onWarning?.(`explore: no clone store (${(error as Error).message}); each state is judged on a power-fail disk and put back, which is slower`);
+    return null;
   }
 }
 

@@ -16,7 +16,7 @@ import { contextFromEnv } from '../../rig/context.js';
 import { outcomeExitCode } from '../../rig/results/summarize.js';
 import type { CampaignResults } from '../../rig/results/types.js';
 import { ensureBuilt, leftoversUnder, pollUntil, rig, waitForFile } from '../fixtures/rig-cli.js';
-import { processAlive } from '../../faults/system.js';
+import { isMounted } from '../../faults/system.js';
 import { defaultLanes } from '../../rig/explore/run-explore.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 
@@ -50,14 +50,14 @@ t.test('bad input exits 2 before anything is created', async (t) => {
 
 const out = join(base, 'explore');
 
-/** The states whose disks are up with a live helper: the states in flight. */
+/** The states whose disks are up (their filesystem mounted): the states in flight. */
 function statesInFlight(): string[] {
   const cycles = join(out, 'cycles');
   if (!existsSync(cycles)) return [];
   return readdirSync(cycles).filter((id) => {
     try {
-      const { helperPid } = JSON.parse(readFileSync(join(cycles, id, 'recover', 'disk.json'), 'utf8')) as { helperPid: number | null };
-      return helperPid !== null && processAlive(helperPid);
+      const { mountPoint } = JSON.parse(readFileSync(join(cycles, id, 'recover', 'disk.json'), 'utf8')) as { mountPoint: string | null };
+      return mountPoint !== null && isMounted(mountPoint);
     } catch {
       return false;
     }

@@ -7,8 +7,9 @@
  * takes only barriers that can exercise the claim (what each state then exercised is printed: its
  * plan is drawn from a seed), and states rebuilt from the recording alone have the sha256 the
  * exploration recorded, which also shows each state was built on a clean image. States are judged
- * in lanes with the scan memo, as explore runs; one scenario's states are judged again one at a
- * time, each scan from nothing, and must come out the same.
+ * in lanes with the scan memo on clones of a clean image, as explore runs; one scenario's states
+ * are judged again one at a time, each scan from nothing, on power-fail disks over a working image
+ * put back after each state, and must come out the same.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -70,6 +71,7 @@ async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
   const recorded = await recordLoad({ settings, seed: 5, dir: recordingDir, cacheRoot, runtime, serverVersion });
   const explored = await judgeRecorded(input, recorded, Date.now() - started);
   t.equal(explored.lanes, defaultLanes(), `${explored.lanes} states judged at once`);
+  t.ok(explored.clones, "each state's image a clone in a clone store, judged on a loop disk");
   const { records, recording } = explored;
   t.comment(`${live.name}: recorded ${recording.writes} writes and ${recording.flushes} flushes in ${explored.recordMs} ms; ${recording.barriers} barriers with writes pending, ${recording.candidates} targeted candidates; ${records.length} states in ${explored.statesMs} ms`);
   t.equal(recording.ended, 'cut', 'the recording ends at the cut, whole');
@@ -100,9 +102,11 @@ async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
     rmSync(join(work, `${live.name}-rebuilt.img`), { force: true });
   }
   if (live.name === SAME_STATES_SCENARIO) {
-    // the same states judged one at a time, each scan from nothing: the same judgement, state by state
-    const alone = await judgeRecorded({ ...input, stateDir: (id) => join(work, live.name, 'alone', id.split('-').pop()!), lanes: 1, scanMemo: false }, recorded, 0);
-    t.same(alone.records.map(judgement), records.map(judgement), `judged one at a time without the scan memo: the same verdicts, torn pages and sha256 (${explored.statesMs} ms in ${explored.lanes} lanes, ${alone.statesMs} ms alone)`);
+    // the same states judged one at a time, each scan from nothing, each image built in a working
+    // image put back afterwards and judged on a power-fail disk: the same judgement, state by state
+    const alone = await judgeRecorded({ ...input, stateDir: (id) => join(work, live.name, 'alone', id.split('-').pop()!), lanes: 1, scanMemo: false, clones: false }, recorded, 0);
+    t.notOk(alone.clones, 'judged without clones');
+    t.same(alone.records.map(judgement), records.map(judgement), `judged one at a time on power-fail disks, without the scan memo: the same verdicts, torn pages and sha256 (${explored.statesMs} ms in ${explored.lanes} lanes with clones, ${alone.statesMs} ms alone)`);
   }
   rmSync(join(work, live.name), { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 /**
- * Stage 5, scan (before recovery): serve the crash image on a fresh power-fail disk (no trigger),
- * and before the server touches it: verify every page, read the doublewrite copies and the redo
+ * Stage 5, scan (before recovery): serve the crash image where it is on a loop disk (or, when the
+ * recovery's writes are to be recorded, on a power-fail disk with no trigger that adopts it), and
+ * before the server touches it: verify every page, read the doublewrite copies and the redo
  * log's checkpoint, map the pending writes to pages, derive the truth per page from content,
  * reconcile the scan with it, describe each torn page with the copies the server would accept (by
  * the rules of the server's flavor), and check the write-ahead order the disk saw
@@ -14,6 +15,7 @@ import type { OrderEvent } from '../../../faults/order-log.js';
 import type { DiskEnvironment } from '../../../faults/disk-environment.js';
 import type { DiskOptions, PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { startDisk } from '../../../faults/start-disk.js';
+import { startLoopDisk, type LoopDisk } from '../../../faults/loop-disk.js';
 import { buildExtentMap, readDoublewrite, readUnwrittenDoublewrite, scanDatadir, type DatadirScan, type DoublewriteCopy, type ExtentMap } from '../../pages/index.js';
 import { readReducedDoublewrite } from '../../pages/reduced-doublewrite.js';
 import { listTablespaceFiles } from '../../pages/tablespace-files.js';
@@ -37,7 +39,7 @@ import { describeTornPages } from '../torn-pages.js';
 import { checkCrashImageWriteOrder } from '../write-order.js';
 
 export interface CrashScan {
-  disk: PowerFailDisk;
+  disk: PowerFailDisk | LoopDisk;
   datadir: string;
   scan: DatadirScan;
   extents: ExtentMap;
@@ -74,13 +76,18 @@ export async function scanCrashImage(
   flavor: ServerFlavor,
   environment?: DiskEnvironment,
   explore: {
-    record?: DiskOptions['record']; // every write the recovery makes, so it can be undone
+    /** Every write the recovery makes, so it can be undone: the image is then served by a power-fail
+     * disk that records them (moved into DIR). */
+    record?: DiskOptions['record'];
     memo?: ScanMemo; // what the scans of earlier states of the same recording found
   } = {},
 ): Promise<CrashScan> {
   const { record, memo } = explore;
   mkdirSync(dir, { recursive: true });
-  const disk = await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage, ...(record ? { record } : {}) }, environment));
+  // nothing cuts a scan disk: a loop device straight over the image, where it is, serves it in the kernel alone
+  const disk = record
+    ? await startDisk(diskOptionsFor(settings, dir, { adoptImage: crashImage, record }, environment))
+    : await startLoopDisk({ dir, image: crashImage, fs: settings.disk.fs, ...(environment ? { environment } : {}) });
   cleanup.pushDisk('recovery disk', disk);
   const datadir = datadirOn(disk.target);
   const listed = listTablespaceFiles(datadir); // nothing writes to the datadir while it is scanned
