@@ -102,10 +102,31 @@ function unitParts(piece: Piece, entry: JournalEntry, landed: ReadonlySet<number
   return parts;
 }
 
+/** A page's working buffers, one set per page size, reused page after page (judgePage is synchronous). */
+interface PageBuffers {
+  covered: Uint8Array; // bytes some pending write touched
+  durable: Buffer;
+  crash: Buffer;
+  current: Buffer;
+  sinceWhole: Uint8Array; // bytes written since the last whole version
+}
+const buffers = new Map<number, PageBuffers>();
+
+function pageBuffers(ps: number): PageBuffers {
+  let b = buffers.get(ps);
+  if (!b) {
+    b = { covered: new Uint8Array(ps), durable: Buffer.alloc(ps), crash: Buffer.alloc(ps), current: Buffer.alloc(ps), sinceWhole: new Uint8Array(ps) };
+    buffers.set(ps, b);
+  }
+  b.covered.fill(0);
+  b.durable.fill(0);
+  b.sinceWhole.fill(0);
+  return b;
+}
+
 function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPlan, landedSets: ReadonlySet<number>[]): PageTruth {
   const ps = touched.pageSize;
-  const covered = new Uint8Array(ps);
-  const durable = Buffer.alloc(ps);
+  const { covered, durable, crash, current, sinceWhole } = pageBuffers(ps);
   for (const p of touched.pieces) {
     const entry = journal[p.write]!;
     const from = p.deviceOffset - entry.offset;
@@ -121,31 +142,36 @@ function judgePage(touched: TouchedPage, journal: JournalEntry[], plan: CrashPla
       durable[a + i] = entry.old[from + i]!;
     }
   }
-  const crash = Buffer.from(durable);
-  const current = Buffer.from(durable);
-  const whole: Buffer[] = [durable];
-  const sinceWhole = new Uint8Array(ps);
-  let sinceWholeCount = 0;
+  durable.copy(crash);
+  durable.copy(current);
   const byWrite = groupByWrite(touched.pieces);
+  // the crash content first: the landed units over the durable bytes, later writes winning
   const parts: Array<{ pageOffset: number; length: number; write: number }> = [];
+  for (const [write, pieces] of byWrite) {
+    const entry = journal[write]!;
+    for (const p of pieces) {
+      for (const part of unitParts(p, entry, landedSets[write]!, plan.atomicUnit)) {
+        parts.push({ pageOffset: part.pageOffset, length: part.length, write });
+        if (part.landed) entry.new.copy(crash, part.pageOffset, part.from, part.from + part.length);
+      }
+    }
+  }
+  // then the versions in arrival order: torn unless the crash content is one that was whole
+  let torn = !durable.equals(crash);
+  let sinceWholeCount = 0;
   for (const [write, pieces] of byWrite) {
     const entry = journal[write]!;
     for (const p of pieces) {
       const from = p.deviceOffset - entry.offset;
       entry.new.copy(current, p.pageOffset, from, from + p.length);
       sinceWholeCount += mark(sinceWhole, p.pageOffset, p.pageOffset + p.length);
-      for (const part of unitParts(p, entry, landedSets[write]!, plan.atomicUnit)) {
-        parts.push({ pageOffset: part.pageOffset, length: part.length, write });
-        if (part.landed) entry.new.copy(crash, part.pageOffset, part.from, part.from + part.length);
-      }
     }
     if (sinceWholeCount === ps) {
-      whole.push(Buffer.from(current));
+      if (torn && current.equals(crash)) torn = false;
       sinceWhole.fill(0);
       sinceWholeCount = 0;
     }
   }
-  const torn = !whole.some((version) => version.equals(crash));
   const lsnOf = (buf: Buffer) => (covered[FIL_PAGE_LSN] && covered[FIL_PAGE_LSN + 7] ? readLsn(buf, FIL_PAGE_LSN) : null);
   return {
     file: touched.file,
