@@ -7,6 +7,7 @@ VM_APT_PACKAGES := qemu-system-x86 busybox-static dmsetup xz-utils
 NODE_BIN := node_modules/.bin
 HELPER := faults/helper/pfdisk
 DM_WATCH := faults/helper/pfdm-watch
+LOOP_MOUNT := faults/helper/pfmount
 COVERAGE_MIN ?= 90
 
 .PHONY: setup apt npm helper compose-plugin build dist test-build demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench schema clean setup-times-reset
@@ -53,7 +54,7 @@ node_modules/.package-lock.json: package-lock.json
 	@touch $@
 	$(call step-end,npm)
 
-helper: $(HELPER) $(DM_WATCH)
+helper: $(HELPER) $(DM_WATCH) $(LOOP_MOUNT)
 	$(call step-up-to-date,helper)
 
 # `docker compose` (docker-compose.yml): Debian trixie's Compose v2 plugin where the CLI has none.
@@ -62,7 +63,7 @@ compose-plugin: apt
 	@scripts/install-compose-plugin.sh
 	$(call step-end,compose-plugin)
 
-$(HELPER) $(DM_WATCH) &: $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
+$(HELPER) $(DM_WATCH) $(LOOP_MOUNT) &: $(wildcard faults/helper/*.c faults/helper/*.h) faults/helper/Makefile
 	$(step-start)
 	$(MAKE) -C faults/helper
 	$(call step-end,helper)

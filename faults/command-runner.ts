@@ -1,5 +1,5 @@
 /**
- * The process that runs the disk's short commands (losetup, mount, umount, fusermount3, filefrag,
+ * The process that runs the disk's short commands (losetup, mount, umount, fusermount3,
  * mkfs) for the rig, started once by ./run-command.ts, and starts its long-lived ones (the disk's
  * helper, a host server), which it reports the exit of. Linux copies a process's page tables when
  * it forks, so a spawn from the rig costs time in proportion to the rig's memory: 3 ms at 40 MB,

@@ -12,6 +12,7 @@ import { diskBadInput, diskFailure } from './disk-error.js';
 import { readRecord, saveRecord, type DiskRecord } from './disk-record.js';
 import { diskEnvironmentFromEnv, type DiskEnvironment } from './disk-environment.js';
 import { runCommand } from './run-command.js';
+import { loopCallsPath, mountLoop } from './loop-calls.js';
 import { tearDownDisk, type TeardownReport } from './teardown.js';
 import { FILESYSTEMS, type FsKind } from './filesystems.js';
 
@@ -65,12 +66,12 @@ export async function startLoopDisk(opts: LoopDiskOptions): Promise<LoopDisk> {
       const made = await runCommand(recipe.mkfs, [...recipe.args, ...opts.format.extraArgs, image]);
       if (made.exitCode !== 0) throw diskFailure(`${recipe.mkfs} failed: ${(made.stderr || made.stdout).trim()}`);
     }
-    // one command attaches a loop device and mounts it; the device lets go of the image at the unmount (autoclear)
-    const mounted = await runCommand('mount', ['-t', mountType(opts.fs), '-o', 'loop', image, mnt]);
+    // one call attaches a loop device and mounts it; the device lets go of the image at the unmount (autoclear)
+    const failed = await mountLoop(image, mnt, mountType(opts.fs), loopCallsPath(environment.helperPath)).then(() => null, (error: Error) => error.message);
     const loopDevice = mountSource(mnt);
     record = { ...record, loopDevice, mountPoint: loopDevice ? mnt : null };
     saveRecord(record);
-    if (mounted.exitCode !== 0 || !loopDevice) throw diskFailure(`mount -o loop ${image} failed: ${mounted.stderr.trim() || 'nothing mounted'}; run 'rig cleanup' if loop devices are left over`);
+    if (failed || !loopDevice) throw diskFailure(`the loop disk over ${image} did not mount: ${failed ?? 'nothing mounted'}; run 'rig cleanup' if loop devices are left over`);
     return new LoopDisk(record);
   } catch (error) {
     await tearDownDisk(readRecord(dir) ?? record);

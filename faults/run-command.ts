@@ -1,5 +1,5 @@
 /**
- * Runs a short command (losetup, mount, umount, fusermount3, filefrag, mkfs) through the command
+ * Runs a short command (losetup, mount, umount, fusermount3, mkfs) through the command
  * runner (./command-runner.ts), so that the rig's own memory does not make each spawn slow; where
  * the runner cannot be started, through execa as before. Long-lived processes start there too
  * (startProcess). The result has execa's shape with

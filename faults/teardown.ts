@@ -10,6 +10,7 @@ import { sendCommand } from './control-client.js';
 import { tearDownDm } from './dm/dm-teardown.js';
 import { helperExit } from './helper-exits.js';
 import { runCommand } from './run-command.js';
+import { unmount as unmountLoop } from './loop-calls.js';
 import {
   isMounted,
   loopBackingFile,
@@ -53,7 +54,12 @@ function isOurHelper(record: DiskRecord): boolean {
   return processCommandLine(record.helperPid!).some((arg) => arg === `--control=${record.controlSocket}`);
 }
 
-async function unmount(target: string, report: TeardownReport, fuse: boolean, onlyLazy = false): Promise<void> {
+async function unmount(target: string, report: TeardownReport, fuse: boolean, onlyLazy = false, loop = false): Promise<void> {
+  // a loop disk's own call first (no umount process); the commands below if it fails
+  if (loop && !onlyLazy && (await unmountLoop(target).then(() => true, () => false))) {
+    report.unmounted.push(target);
+    return;
+  }
   const plain = fuse ? ['fusermount3', ['-u', target]] : ['umount', [target]];
   const lazy = fuse ? ['fusermount3', ['-u', '-z', target]] : ['umount', ['-l', target]];
   for (const [cmd, args] of (onlyLazy ? [lazy] : [plain, lazy]) as [string, string[]][]) {
@@ -136,7 +142,7 @@ export async function tearDownDisk(record: DiskRecord, opts: TeardownOptions = {
   }
   await releaseHeldIo(record);
   const mountedFrom = record.mountPoint ? mountSource(record.mountPoint) : null;
-  for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report, false, lazy);
+  for (const target of mountsAtOrBelow(`${record.dir}/mnt`)) await unmount(target, report, false, lazy, record.backend === 'loop');
   await detachLoop(record, report, mountedFrom);
   await stopHelper(record, report, lazy);
   saveRecord({ ...record, helperPid: null, loopDevice: null, mountPoint: null });

@@ -59,7 +59,7 @@ t.test('bad input: one line naming the problem, nothing made', async (t) => {
   t.notOk(existsSync(join(work, 'b')), 'no folder made');
   const image = join(work, 'c.img');
   writeFileSync(image, Buffer.alloc(1 << 20)); // no filesystem in it
-  await t.rejects(startLoopDisk({ dir: join(work, 'c'), image, fs: 'ext4', environment }), /mount -o loop .*c\.img failed/);
+  await t.rejects(startLoopDisk({ dir: join(work, 'c'), image, fs: 'ext4', environment }), /the loop disk over .*c\.img did not mount: mount \/dev\/loop\d+: /);
   t.same(mountsAtOrBelow(join(work, 'c')), [], 'nothing mounted');
   t.same(loopDevicesBackedBy(image), [], 'no loop device left over the image');
   t.equal(readRecord(join(work, 'c'))?.loopDevice ?? null, null, 'the record names no device');
