@@ -92,9 +92,11 @@ async function detachLoop(record: DiskRecord, report: TeardownReport, mountedFro
   // a rig that died while losetup attached the device never named it in the record: the device
   // backed by our FUSE file is ours all the same
   const dev = record.loopDevice ?? loopDevicesBackedBy(record.device)[0] ?? null;
-  // a loop disk's device lets go of its image by itself once unmounted (autoclear)
-  if (dev && record.backend === 'loop') await waitFor(() => !backedByOurFile(record, dev, mountedFrom), 1000, 2);
-  if (!dev || loopBackingFile(dev) === null) return;
+  if (!dev) return;
+  // a loop disk's device lets go of its image by itself once unmounted (autoclear), and another
+  // disk may take the freed device at once: one no longer over our image is not ours to report
+  if (record.backend === 'loop' && (await waitFor(() => !backedByOurFile(record, dev, mountedFrom), 1000, 2))) return;
+  if (loopBackingFile(dev) === null) return;
   if (!backedByOurFile(record, dev, mountedFrom)) {
     report.problems.push(`${dev} is no longer backed by ${record.device}; left alone`);
     return;

@@ -16,7 +16,7 @@ import { diskEnvironmentFromEnv } from '../../faults/disk-environment.js';
 import { readRecord, registeredDisks } from '../../faults/disk-record.js';
 import { startLoopDisk } from '../../faults/loop-disk.js';
 import { sweepDisks, sweepOrder } from '../../faults/sweep-disks.js';
-import { loopDevicesBackedBy, mountsAtOrBelow } from '../../faults/system.js';
+import { loopBackingFile, loopDevicesBackedBy, mountsAtOrBelow, waitFor } from '../../faults/system.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-clone-store-'));
 const registryDir = join(work, 'registry');
@@ -81,6 +81,28 @@ t.test("a loop disk whose owner died is swept by rig cleanup's sweep", async (t)
   t.ok(swept.removed.some((line) => line === `unmounted ${disk.target}`), `it says what it took down: ${swept.removed.join('; ')}`);
   t.same(mountsAtOrBelow(join(work, 'd')), [], 'unmounted');
   t.same(loopDevicesBackedBy(image), [], 'no loop device left');
+});
+
+t.test('a loop device freed and taken by another image before the sweep is left to its new owner', async (t) => {
+  const image = join(work, 'e.img');
+  await ext4Image(image);
+  const owner = spawn('sleep', ['60']);
+  await new Promise((resolve) => owner.once('spawn', resolve));
+  const disk = await startLoopDisk({ dir: join(work, 'e'), image, fs: 'ext4', environment, ownerPid: owner.pid! });
+  const dev = disk.record.loopDevice!;
+  owner.kill('SIGKILL');
+  await new Promise((resolve) => owner.once('exit', resolve));
+  // the state a busy machine makes: the disk's device let go by autoclear and at once attached by another
+  await execa('umount', [disk.target]);
+  await waitFor(() => loopBackingFile(dev) === null, 5000);
+  const other = join(work, 'other.img');
+  writeFileSync(other, Buffer.alloc(1 << 20));
+  await execa('losetup', [dev, other]);
+  t.teardown(() => execa('losetup', ['-d', dev]).catch(() => undefined));
+  const swept = await sweepDisks({ registryDir });
+  t.same(swept.problems, [], 'swept without a problem');
+  t.equal(loopBackingFile(dev), other, `${dev} still serves the other image`);
+  t.notOk(registeredDisks(registryDir).some((r) => r.dir === disk.record.dir), 'the disk is forgotten');
 });
 
 t.test('a clone store clones files sharing their blocks, and comes down whole', async (t) => {
