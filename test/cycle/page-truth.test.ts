@@ -14,6 +14,8 @@ import { verifyPage } from '../../rig/pages/verify-page.js';
 import type { Fate, PendingWrite } from '../../faults/crash-plan.js';
 import { loadPage, stampPage, writeU32 } from '../fixtures/pages/fixture-pages.js';
 
+type Tap = import('tap').Test;
+
 const PS = 16384;
 const UNIT = 4096;
 const BASE = 1 << 20; // device offset of the file's first page
@@ -145,6 +147,36 @@ t.test('an aligned page write never tears at a 16 KiB atomic unit; a misaligned 
 });
 
 /**
+ * The crash image the plan makes of the durable pages, and each touched page's truth against the
+ * verifier's word on its bytes: how many were checked and torn, or null (and a failure) at the
+ * first page where they differ.
+ */
+function truthAgainstVerifier(t: Tap, seed: number, journal: JournalEntry[], crashPlan: CrashPlan, durable: Buffer[]): { checked: number; torn: number } | null {
+  const unit = crashPlan.atomicUnit;
+  const image = Buffer.concat(durable);
+  for (const [i, e] of journal.entries()) {
+    const first = Math.floor(e.offset / unit);
+    for (const u of crashPlan.writes[i]!.unitsLanded) {
+      const from = Math.max(e.offset, (first + u) * unit);
+      const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
+      e.new.copy(image, from - BASE, from - e.offset, to - e.offset);
+    }
+  }
+  let torn = 0;
+  const pages = derivePageTruth(journal, crashPlan, fileMap(), null).pages;
+  for (const p of pages) {
+    const content = image.subarray(p.page * PS, (p.page + 1) * PS);
+    const valid = verifyPage(content, { format: { fullCrc32: true, pageSize: PS, zipSize: 0 }, pageNo: 3, spaceId: null }).valid;
+    if (p.class === 'torn') torn++;
+    if ((p.class === 'torn') === valid) {
+      t.fail(`seed ${seed}, page ${p.page}: truth says ${p.class}, the verifier says ${valid ? 'valid' : 'invalid'}`);
+      return null;
+    }
+  }
+  return { checked: pages.length, torn };
+}
+
+/**
  * Seeded property: random sequences of whole-page versions (each a valid page), written whole or
  * split in two requests, over the file's pages, with random plans. Torn (the truth) must equal
  * "the crash image's page fails the verifier" (the content), for every page and every seed.
@@ -169,26 +201,10 @@ t.test('property: torn exactly when the crash content fails the verifier', async
       }
       pages[page] = next;
     }
-    const crashPlan = makePlan(journal, seed, [512, 4096, 8192][rng.int(3)]!);
-    const image = Buffer.concat(durable);
-    for (const [i, e] of journal.entries()) {
-      const first = Math.floor(e.offset / crashPlan.atomicUnit);
-      for (const u of crashPlan.writes[i]!.unitsLanded) {
-        const from = Math.max(e.offset, (first + u) * crashPlan.atomicUnit);
-        const to = Math.min(e.offset + e.length, (first + u + 1) * crashPlan.atomicUnit);
-        e.new.copy(image, from - BASE, from - e.offset, to - e.offset);
-      }
-    }
-    for (const p of derivePageTruth(journal, crashPlan, fileMap(), null).pages) {
-      const content = image.subarray(p.page * PS, (p.page + 1) * PS);
-      const valid = verifyPage(content, { format: { fullCrc32: true, pageSize: PS, zipSize: 0 }, pageNo: 3, spaceId: null }).valid;
-      checked++;
-      if (p.class === 'torn') tornSeen++;
-      if ((p.class === 'torn') === valid) {
-        t.fail(`seed ${seed}, page ${p.page}: truth says ${p.class}, the verifier says ${valid ? 'valid' : 'invalid'}`);
-        return;
-      }
-    }
+    const outcome = truthAgainstVerifier(t, seed, journal, makePlan(journal, seed, [512, 4096, 8192][rng.int(3)]!), durable);
+    if (!outcome) return;
+    checked += outcome.checked;
+    tornSeen += outcome.torn;
   }
   t.ok(checked > 500, `${checked} pages checked`);
   t.ok(tornSeen > 50 && tornSeen < checked, `${tornSeen} of them torn: both outcomes exercised`);
@@ -236,22 +252,10 @@ t.test('property, buffered writeback: torn exactly when the crash content fails 
       cursor[page] = to % BLOCKS;
     }
     if (journal.length === 0) continue;
-    const crashPlan = makePlan(journal, seed, UNIT);
-    const image = Buffer.concat(durable);
-    for (const [i, e] of journal.entries()) {
-      const first = Math.floor(e.offset / UNIT);
-      for (const u of crashPlan.writes[i]!.unitsLanded) e.new.copy(image, (first + u) * UNIT - BASE, (first + u) * UNIT - e.offset, (first + u + 1) * UNIT - e.offset);
-    }
-    for (const p of derivePageTruth(journal, crashPlan, fileMap(), null).pages) {
-      const content = image.subarray(p.page * PS, (p.page + 1) * PS);
-      const valid = verifyPage(content, { format: { fullCrc32: true, pageSize: PS, zipSize: 0 }, pageNo: 3, spaceId: null }).valid;
-      checked++;
-      if (p.class === 'torn') tornSeen++;
-      if ((p.class === 'torn') === valid) {
-        t.fail(`seed ${seed}, page ${p.page}: truth says ${p.class}, the verifier says ${valid ? 'valid' : 'invalid'}`);
-        return;
-      }
-    }
+    const outcome = truthAgainstVerifier(t, seed, journal, makePlan(journal, seed, UNIT), durable);
+    if (!outcome) return;
+    checked += outcome.checked;
+    tornSeen += outcome.torn;
   }
   t.ok(checked > 300, `${checked} pages checked`);
   t.ok(tornSeen > 50 && tornSeen < checked, `${tornSeen} of them torn: both outcomes exercised`);

@@ -66,16 +66,25 @@ t.test('bad input: one line naming the problem, nothing made', async (t) => {
   t.notOk(registeredDisks(registryDir).some((r) => r.dir === join(work, 'c')), 'not registered');
 });
 
-t.test("a loop disk whose owner died is swept by rig cleanup's sweep", async (t) => {
-  const image = join(work, 'd.img');
+/** A loop disk over a new image NAME.img, owned by a process that `killOwner` ends as a killed run ends. */
+async function ownedLoopDisk(name: string) {
+  const image = join(work, `${name}.img`);
   await ext4Image(image);
   const owner = spawn('sleep', ['60']);
   await new Promise((resolve) => owner.once('spawn', resolve));
-  const disk = await startLoopDisk({ dir: join(work, 'd'), image, fs: 'ext4', environment, ownerPid: owner.pid! });
+  const disk = await startLoopDisk({ dir: join(work, name), image, fs: 'ext4', environment, ownerPid: owner.pid! });
+  const killOwner = async () => {
+    owner.kill('SIGKILL');
+    await new Promise((resolve) => owner.once('exit', resolve));
+  };
+  return { image, disk, killOwner };
+}
+
+t.test("a loop disk whose owner died is swept by rig cleanup's sweep", async (t) => {
+  const { image, disk, killOwner } = await ownedLoopDisk('d');
   const kept = await sweepDisks({ registryDir });
   t.same(kept.removed, [], 'kept while its owner lives');
-  owner.kill('SIGKILL');
-  await new Promise((resolve) => owner.once('exit', resolve));
+  await killOwner();
   const swept = await sweepDisks({ registryDir });
   t.same(swept.problems, [], 'swept without a problem');
   t.ok(swept.removed.some((line) => line === `unmounted ${disk.target}`), `it says what it took down: ${swept.removed.join('; ')}`);
@@ -84,14 +93,9 @@ t.test("a loop disk whose owner died is swept by rig cleanup's sweep", async (t)
 });
 
 t.test('a loop device freed and taken by another image before the sweep is left to its new owner', async (t) => {
-  const image = join(work, 'e.img');
-  await ext4Image(image);
-  const owner = spawn('sleep', ['60']);
-  await new Promise((resolve) => owner.once('spawn', resolve));
-  const disk = await startLoopDisk({ dir: join(work, 'e'), image, fs: 'ext4', environment, ownerPid: owner.pid! });
+  const { disk, killOwner } = await ownedLoopDisk('e');
   const dev = disk.record.loopDevice!;
-  owner.kill('SIGKILL');
-  await new Promise((resolve) => owner.once('exit', resolve));
+  await killOwner();
   // the state a busy machine makes: the disk's device let go by autoclear and at once attached by another
   await execa('umount', [disk.target]);
   await waitFor(() => loopBackingFile(dev) === null, 5000);
