@@ -228,7 +228,7 @@ t.test('property, buffered writeback: torn exactly when the crash content fails 
     const durable = cache.map((p) => Buffer.from(p));
     const dirty = cache.map(() => new Set<number>());
     const cursor = cache.map(() => 0);
-    const versionOf = cache.map(() => [0, 0, 0, 0]); // the version each device block came from
+    const versionOf = cache.map(() => [0, 0, 0, 0]); // the LSN of the version each device block came from (0: the first)
     const journal: JournalEntry[] = [];
     let v = 1;
     for (let step = 0; step < 4 + rng.int(10); step++) {
