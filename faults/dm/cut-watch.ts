@@ -31,6 +31,18 @@ export function parseHold(line: string): Hold | null {
   return m ? { reason: m[1]!, pendingEstimate: Number(m[2]), atMs: Number(m[3]) } : null;
 }
 
+/** The counters as the watcher last read them: what the trigger counts from. */
+export interface Seen {
+  writes: number;
+  flushes: number;
+  sinceFlush: number;
+}
+
+export function parseSeen(line: string): Seen | null {
+  const m = /^seen writes (\d+) flushes (\d+) since-flush (\d+)$/.exec(line);
+  return m ? { writes: Number(m[1]), flushes: Number(m[2]), sinceFlush: Number(m[3]) } : null;
+}
+
 export function armLine(trigger: TriggerSpec | null): string {
   if (!trigger || trigger.kind === 'manual') return 'arm none';
   if (trigger.kind === 'armed') return `arm armed ${trigger.pendingPageWrites}`;
@@ -88,6 +100,12 @@ export class CutWatch {
 
   async arm(trigger: TriggerSpec | null): Promise<void> {
     await this.ask(armLine(trigger));
+  }
+
+  /** Has the watcher read the counters now and says what it counts from (it keeps any change in its trace). */
+  async seen(): Promise<Seen> {
+    const reply = await this.ask('seen');
+    return parseSeen(reply) ?? Promise.reject(diskFailure(`pfdm-watch answered '${reply}' to seen`));
   }
 
   /** Holds I/O now, unless the trigger already did. */

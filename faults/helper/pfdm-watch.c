@@ -10,8 +10,9 @@
  *   pfdm-watch --device=NAME --stat=/sys/block/loopN/stat [--trace=FILE]
  *
  * Commands on stdin, one a line: "arm armed N" (N writes completed since the last flush), "arm
- * after-writes N" (since arming), "arm at-time MS", "arm none", "cut", "quit". Replies on stdout:
- * "ok" to an arm, and once, "cut REASON PENDING MS" when it held I/O (PENDING: writes completed
+ * after-writes N" (since arming), "arm at-time MS", "arm none", "cut", "seen", "quit". Replies on stdout:
+ * "ok" to an arm, "seen writes W flushes F since-flush S" (the counters read now, as the trigger
+ * counts them), and once, "cut REASON PENDING MS" when it held I/O (PENDING: writes completed
  * since the last flush; MS: since arming; repeated to a later "cut"), or "error TEXT".
  */
 #define _GNU_SOURCE
@@ -129,6 +130,37 @@ static void hold(const char *reason)
 	trig = T_NONE;
 }
 
+/* Reads the counters and keeps what changed in the trace; -1 when nothing is armed or it has held. */
+static int observe(void)
+{
+	uint64_t w, f;
+	if (trig == T_NONE || held || counters(&w, &f) < 0)
+		return -1;
+	int flushed = f != flushes_seen;
+	if (flushed)
+		writes_at_flush = w;
+	flushes_seen = f;
+	if (trace && (flushed || w != last_w)) {
+		char line[96];
+		snprintf(line, sizeof(line), "%.3f writes %llu flushes %llu since-flush %llu\n", ms_since(&armed_at),
+			 (unsigned long long)w, (unsigned long long)f, (unsigned long long)(w - writes_at_flush));
+		trace_change(line);
+	}
+	last_w = w;
+	return 0;
+}
+
+static void check(void)
+{
+	if (observe() < 0)
+		return;
+	int fire = (trig == T_ARMED && last_w - writes_at_flush >= trig_n) ||
+		   (trig == T_AFTER_WRITES && last_w - writes_at_arm >= trig_n) ||
+		   (trig == T_AT_TIME && ms_since(&armed_at) >= (double)trig_n);
+	if (fire)
+		hold(trig == T_ARMED ? "armed" : trig == T_AFTER_WRITES ? "after-writes" : "at-time");
+}
+
 static void command(char *line)
 {
 	line[strcspn(line, "\n")] = 0;
@@ -143,7 +175,15 @@ static void command(char *line)
 		}
 		return;
 	}
+	if (strcmp(line, "seen") == 0) {
+		observe();
+		printf("seen writes %llu flushes %llu since-flush %llu\n", (unsigned long long)last_w,
+		       (unsigned long long)flushes_seen, (unsigned long long)(last_w - writes_at_flush));
+		fflush(stdout);
+		return;
+	}
 	if (sscanf(line, "arm %31s %llu", what, &n) >= 1) {
+		observe(); /* the earlier arm's trace ends with the counters as they were when it was replaced */
 		uint64_t w = 0;
 		if (counters(&w, &flushes_seen) < 0) {
 			printf("error reading the device's counters\n");
@@ -165,29 +205,6 @@ static void command(char *line)
 	}
 	printf("error unknown command '%s'\n", line);
 	fflush(stdout);
-}
-
-static void check(void)
-{
-	uint64_t w, f;
-	if (trig == T_NONE || held || counters(&w, &f) < 0)
-		return;
-	int flushed = f != flushes_seen;
-	if (flushed)
-		writes_at_flush = w;
-	flushes_seen = f;
-	if (trace && (flushed || w != last_w)) {
-		char line[96];
-		snprintf(line, sizeof(line), "%.3f writes %llu flushes %llu since-flush %llu\n", ms_since(&armed_at),
-			 (unsigned long long)w, (unsigned long long)f, (unsigned long long)(w - writes_at_flush));
-		trace_change(line);
-	}
-	last_w = w;
-	int fire = (trig == T_ARMED && w - writes_at_flush >= trig_n) ||
-		   (trig == T_AFTER_WRITES && w - writes_at_arm >= trig_n) ||
-		   (trig == T_AT_TIME && ms_since(&armed_at) >= (double)trig_n);
-	if (fire)
-		hold(trig == T_ARMED ? "armed" : trig == T_AFTER_WRITES ? "after-writes" : "at-time");
 }
 
 int main(int argc, char **argv)

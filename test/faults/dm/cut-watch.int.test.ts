@@ -8,7 +8,7 @@ import t from 'tap';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { armLine, CutWatch, parseHold, watchPath } from '../../../faults/dm/cut-watch.js';
+import { armLine, CutWatch, parseHold, parseSeen, watchPath } from '../../../faults/dm/cut-watch.js';
 import { defaultHelperPath } from '../../../faults/disk-environment.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rig-cutwatch-'));
@@ -35,6 +35,8 @@ async function firedWithin(watch: CutWatch, ms: number): Promise<string> {
 t.test('the lines it speaks', async (t) => {
   t.same(parseHold('cut armed 17 312'), { reason: 'armed', pendingEstimate: 17, atMs: 312 });
   t.equal(parseHold('ok'), null);
+  t.same(parseSeen('seen writes 102 flushes 8 since-flush 0'), { writes: 102, flushes: 8, sinceFlush: 0 });
+  t.equal(parseSeen('ok'), null);
   t.equal(armLine({ kind: 'armed', pendingPageWrites: 16 }), 'arm armed 16');
   t.equal(armLine({ kind: 'after-writes', writes: 500 }), 'arm after-writes 500');
   t.equal(armLine({ kind: 'at-time', ms: 800 }), 'arm at-time 800');
@@ -53,7 +55,7 @@ t.test('armed N fires at N writes since the last flush, not before', async (t) =
   setCounters(stat, 102, 7);
   t.equal(await firedWithin(watch, 150), 'quiet', 'two writes pending: no cut');
   setCounters(stat, 102, 8);
-  await sleep(50);
+  t.same(await watch.seen(), { writes: 102, flushes: 8, sinceFlush: 0 }, 'it has seen the flush');
   setCounters(stat, 104, 8);
   t.equal(await firedWithin(watch, 150), 'quiet', 'a flush made those durable: two since it');
   setCounters(stat, 105, 8);
@@ -70,19 +72,24 @@ t.test('the trace keeps the arm and only the last 256 changes before the hold', 
   const watch = CutWatch.start(WATCH, DEVICE, stat, trace);
   t.teardown(() => watch.stop());
   await watch.arm({ kind: 'after-writes', writes: 100_000 });
-  // a flush after every write, so armed-style counting never nears the threshold: 400 changes
+  // a flush after every write, so armed-style counting never nears the threshold: 400 changes, each
+  // read by the watcher before the next (its own sampling could miss some on a busy machine)
+  let unseen = 0;
   for (let w = 1; w <= 400; w++) {
     setCounters(stat, w, w);
-    await sleep(3);
+    if ((await watch.seen()).writes !== w) unseen++;
   }
+  t.equal(unseen, 0, 'the watcher read each change');
+  setCounters(stat, 401, 401); // read by nobody before the arm below: the arm reads it first
   await watch.arm({ kind: 'after-writes', writes: 1 }); // arming again writes what the last arm saw
   const lines = readFileSync(trace, 'utf8').trimEnd().split('\n');
   t.match(lines[0], /^arm after-writes 100000 at writes 0 flushes 0$/, 'the first arm line');
   t.match(lines[1], /^\(\d+ earlier changes not kept\)$/, 'says how many it dropped');
   const changes = lines.filter((l) => / since-flush /.test(l));
   t.equal(changes.length, 256, 'keeps 256 changes');
-  t.match(changes.at(-1), /writes 400 flushes 400 since-flush 0$/, 'the last change kept is the last one seen');
-  t.match(lines.at(-1), /^arm after-writes 1 at writes 400 flushes 400$/, 'then the next arm');
+  t.match(lines[1], /^\(145 earlier changes not kept\)$/, '401 changes, 256 kept');
+  t.match(changes.at(-1), /writes 401 flushes 401 since-flush 0$/, 'the last change kept is the one the next arm found');
+  t.match(lines.at(-1), /^arm after-writes 1 at writes 401 flushes 401$/, 'then the next arm');
 });
 
 t.test('after-writes counts from arming; at-time waits its time; cut holds at once', async (t) => {
