@@ -132,6 +132,17 @@ export function rocksdbArgs(settings: ServerSettings): string[] {
   ];
 }
 
+/**
+ * MariaDB's MyISAM key cache and Aria page cache, each 128 MiB by default, are set up (their block
+ * descriptors written) at every start: about 0.08 s of CPU of a start's 0.28 s here. The rig keeps
+ * no MyISAM or Aria table of its own (the system tables are Aria and small), so both are the least
+ * that works. MySQL's key cache is 8 MiB and it has no Aria.
+ */
+export function cacheArgs(server: ServerIdentity): string[] {
+  if (server.flavor === 'mysql') return [];
+  return ['--key-buffer-size=64K', '--aria-pagecache-buffer-size=1M'];
+}
+
 /** `--user=root` is required to run the server as root, and refused otherwise. */
 function userArgs(): string[] {
   return process.getuid?.() === 0 ? ['--user=root'] : [];
@@ -150,6 +161,7 @@ export function serverArgs(layout: ServerLayout, settings: ServerSettings, serve
     ...userArgs(),
     ...innodbArgs(settings, server),
     ...rocksdbArgs(settings),
+    ...cacheArgs(server),
   ];
   if (server.flavor === 'mysql') {
     args.push('--mysqlx=OFF'); // X plugin would open its own socket in /var/run

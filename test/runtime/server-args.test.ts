@@ -34,6 +34,14 @@ t.test('server command line: no option files, socket only, the scenario and hone
   t.notOk(args.includes('--mysqlx=OFF'));
 });
 
+t.test('MariaDB starts with the least MyISAM key cache and Aria page cache; MySQL keeps its own', async (t) => {
+  for (const server of [mariadb1011, mariadb118]) {
+    const args = serverArgs(layout, settings, server);
+    t.ok(args.includes('--key-buffer-size=64K') && args.includes('--aria-pagecache-buffer-size=1M'), server.version);
+  }
+  t.same(serverArgs(layout, settings, mysql).filter((a) => /key-buffer|aria/.test(a)), [], 'MySQL has no Aria');
+});
+
 t.test('initialisation fixes the page size', async (t) => {
   t.ok(initializeArgs('/m/data', settings, mariadb1011).includes('--innodb-page-size=4096'));
   t.ok(initializeArgs('/m/data', settings, mysql).includes('--initialize-insecure'));
