@@ -129,9 +129,12 @@ function loopCalls(path: string): LoopCalls {
   return c;
 }
 
-/** Attaches `image` to a free loop device that lets go of it at the unmount, and mounts it at `mnt`; the device. */
-export async function mountLoop(image: string, mnt: string, fstype: string, path = loopCallsPath()): Promise<string> {
-  const [ok] = await loopCalls(path).call(['mount', image, mnt, fstype]);
+/**
+ * Attaches `image` to a free loop device that lets go of it at the unmount, and mounts it at `mnt`
+ * with the filesystem's options `data` (as mount -o takes them); the device.
+ */
+export async function mountLoop(image: string, mnt: string, fstype: string, data: string | null, path = loopCallsPath()): Promise<string> {
+  const [ok] = await loopCalls(path).call(['mount', image, mnt, fstype, ...(data ? [data] : [])]);
   return ok!.slice(3);
 }
 

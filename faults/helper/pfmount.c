@@ -6,8 +6,10 @@
  *   pfmount
  *
  * Commands on stdin, one a line, fields separated by tabs; one reply each on stdout:
- *   mount IMAGE MNT FSTYPE   "ok /dev/loopN": attached with autoclear (the device lets go of the
- *                            image when the filesystem is unmounted) and mounted at MNT
+ *   mount IMAGE MNT FSTYPE [OPTIONS]
+ *                            "ok /dev/loopN": attached with autoclear (the device lets go of the
+ *                            image when the filesystem is unmounted) and mounted at MNT, with the
+ *                            filesystem's OPTIONS (as mount -o takes them) where given
  *   umount MNT               "ok"
  *   extents PATH             "ok N", then N lines "LOGICAL PHYSICAL LENGTH FLAGS" (bytes; FLAGS the
  *                            kernel's fe_flags in hex), as FIEMAP gives them
@@ -29,14 +31,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define MAX_FIELDS 4
+#define MAX_FIELDS 5
 
 static void reply_error(const char *what, const char *arg, int err) {
   printf("error %s %s: %s\n", what, arg, strerror(err));
 }
 
 /* A free loop device configured over IMAGE (autoclear), then mounted at MNT. */
-static void do_mount(const char *image, const char *mnt, const char *fstype) {
+static void do_mount(const char *image, const char *mnt, const char *fstype, const char *data) {
   int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
   if (ctl < 0) return reply_error("open", "/dev/loop-control", errno);
   int file = open(image, O_RDWR | O_CLOEXEC);
@@ -75,7 +77,7 @@ static void do_mount(const char *image, const char *mnt, const char *fstype) {
   close(ctl);
   close(file);
   if (loop < 0) return reply_error("attach", image, err);
-  if (mount(dev, mnt, fstype, 0, NULL) != 0) {
+  if (mount(dev, mnt, fstype, 0, data) != 0) {
     err = errno;
     close(loop); /* autoclear: the device lets go of the image */
     return reply_error("mount", dev, err);
@@ -151,7 +153,7 @@ int main(void) {
     char *field[MAX_FIELDS] = {0};
     int n = 0;
     for (char *rest = line, *f; n < MAX_FIELDS && (f = strsep(&rest, "\t")) != NULL;) field[n++] = f;
-    if (n == 4 && strcmp(field[0], "mount") == 0) do_mount(field[1], field[2], field[3]);
+    if ((n == 4 || n == 5) && strcmp(field[0], "mount") == 0) do_mount(field[1], field[2], field[3], n == 5 ? field[4] : NULL);
     else if (n == 2 && strcmp(field[0], "umount") == 0) do_umount(field[1]);
     else if (n == 2 && strcmp(field[0], "extents") == 0) do_extents(field[1]);
     else printf("error unknown command: %s\n", field[0] ? field[0] : "");

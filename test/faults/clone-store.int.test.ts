@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { CloneStore } from '../../faults/clone-store.js';
 import { diskEnvironmentFromEnv } from '../../faults/disk-environment.js';
 import { readRecord, registeredDisks } from '../../faults/disk-record.js';
-import { startLoopDisk } from '../../faults/loop-disk.js';
+import { mountData, startLoopDisk } from '../../faults/loop-disk.js';
 import { sweepDisks, sweepOrder } from '../../faults/sweep-disks.js';
 import { loopBackingFile, loopDevicesBackedBy, mountsAtOrBelow, waitFor } from '../../faults/system.js';
 
@@ -40,6 +40,9 @@ t.test('a loop disk serves its image in place and leaves nothing behind', async 
   const disk = await startLoopDisk({ dir: join(work, 'a'), image, fs: 'ext4', environment });
   t.equal(disk.target, join(work, 'a', 'mnt'), 'mounted in its folder');
   t.equal(disk.record.backend, 'loop', 'recorded as a loop disk');
+  const options = readFileSync('/proc/self/mounts', 'utf8').split('\n').find((l) => l.split(' ')[1] === disk.target)?.split(' ')[3] ?? '';
+  t.match(options, /(^|,)nobarrier(,|$)/, 'ext4 sends it no cache flushes: it cannot lose power');
+  t.same([mountData('ext4'), mountData('ext4-bigalloc16k'), mountData('xfs')], ['barrier=0', 'barrier=0', null], 'XFS has no such option');
   t.same(loopDevicesBackedBy(image), [disk.record.loopDevice], `${disk.record.loopDevice} is over the image itself`);
   t.ok(registeredDisks(registryDir).some((r) => r.dir === disk.record.dir), 'registered for rig cleanup');
   writeFileSync(join(disk.target, 'f'), 'written through the disk');
