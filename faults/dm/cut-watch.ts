@@ -102,7 +102,7 @@ export class CutWatch {
     await this.ask(armLine(trigger));
   }
 
-  /** Has the watcher read the counters now and says what it counts from (it keeps any change in its trace). */
+  /** What the trigger counts from: the counters read now while armed (any change kept in the trace), else as the last arm found them. */
   async seen(): Promise<Seen> {
     const reply = await this.ask('seen');
     return parseSeen(reply) ?? Promise.reject(diskFailure(`pfdm-watch answered '${reply}' to seen`));

@@ -11,8 +11,8 @@
  *
  * Commands on stdin, one a line: "arm armed N" (N writes completed since the last flush), "arm
  * after-writes N" (since arming), "arm at-time MS", "arm none", "cut", "seen", "quit". Replies on stdout:
- * "ok" to an arm, "seen writes W flushes F since-flush S" (the counters read now, as the trigger
- * counts them), and once, "cut REASON PENDING MS" when it held I/O (PENDING: writes completed
+ * "ok" to an arm, "seen writes W flushes F since-flush S" (as the trigger counts them: read now
+ * while armed, as the last arm found them otherwise), and once, "cut REASON PENDING MS" when it held I/O (PENDING: writes completed
  * since the last flush; MS: since arming; repeated to a later "cut"), or "error TEXT".
  */
 #define _GNU_SOURCE
