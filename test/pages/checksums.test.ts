@@ -1,5 +1,5 @@
 import t from 'tap';
-import { crc32c } from '../../rig/pages/crc32c.js';
+import { crc32c, crc32cIsNative, crc32cTable } from '../../rig/pages/crc32c.js';
 import { crc32PageChecksum, fullCrc32Checksum, innodbNewChecksum, innodbOldChecksum } from '../../rig/pages/checksums.js';
 import { readU32 } from '../../rig/pages/page-format.js';
 import { loadPage, stampPage } from '../fixtures/pages/fixture-pages.js';
@@ -11,6 +11,32 @@ t.test('CRC-32C matches the standard check values', async (t) => {
   const ascending = Buffer.from(Array.from({ length: 32 }, (_, i) => i));
   t.equal(crc32c(ascending), 0x46dd794e); // RFC 3720 B.4: 00..1f
   t.equal(crc32c(Buffer.alloc(0)), 0);
+});
+
+t.test('the table CRC-32C matches the standard check values too', async (t) => {
+  t.equal(crc32cTable(Buffer.from('123456789')), 0xe3069283);
+  t.equal(crc32cTable(Buffer.alloc(32, 0xff)), 0x62a8ab43);
+  t.equal(crc32cTable(Buffer.alloc(0)), 0);
+});
+
+const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
+t.test('on linux-x64 CRC-32C runs natively', { skip: linuxX64 ? false : 'checked on linux-x64 only' }, async (t) => {
+  t.ok(crc32cIsNative, '@node-rs/crc32 loaded');
+});
+
+t.test('native and table CRC-32C agree on random ranges and seeds (seeded)', async (t) => {
+  let x = 0x2545f491;
+  const next = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8);
+  const buf = Buffer.from(Array.from({ length: 70000 }, () => next() & 0xff));
+  let differ = 0;
+  for (let i = 0; i < 300; i++) {
+    const start = next() % buf.length;
+    const end = start + (next() % (buf.length - start + 1));
+    const seed = i % 3 === 0 ? 0 : (next() * 257) >>> 0;
+    const view = i % 2 ? buf : new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+    if (crc32c(view, start, end, seed) !== crc32cTable(view, start, end, seed)) differ++;
+  }
+  t.equal(differ, 0, '300 ranges');
 });
 
 t.test('CRC-32C over a range and continued from a seed equals the whole', async (t) => {
