@@ -137,9 +137,7 @@ async function scanChunks(file: import('node:fs/promises').FileHandle, scan: Tab
     for (let position = 0; ; ) {
       const { bytesRead } = await file.read(buf, 0, buf.length, position);
       const whole = bytesRead - (bytesRead % ps);
-      for (let at = 0; at < whole; at += ps) {
-        judgePage(buf.subarray(at, at + ps), firstPage + (position + at) / ps, scan, options);
-      }
+      for (let at = 0; at < whole; at += ps) judgePage(buf, at, firstPage + (position + at) / ps, scan, options);
       position += whole;
       if (bytesRead < buf.length) break;
     }
@@ -148,14 +146,16 @@ async function scanChunks(file: import('node:fs/promises').FileHandle, scan: Tab
   }
 }
 
-function judgePage(page: Buffer, pageNo: number, scan: TablespaceScan, options: ScanOptions): void {
+/** The page at buf[at, at + page size). */
+function judgePage(buf: Buffer, at: number, pageNo: number, scan: TablespaceScan, options: ScanOptions): void {
   scan.pages++;
   if (options.skipPage?.(pageNo)) {
     scan.skippedPages++;
     return;
   }
   const ctx = { format: scan.format, pageNo, spaceId: scan.space };
-  const verdict = options.verdicts ? options.verdicts.verify(scan.file, page, ctx) : verifyPage(page, ctx);
+  const ps = scan.format.pageSize;
+  const verdict = options.verdicts ? options.verdicts.verifyIn(scan.file, buf, at, ps, ctx) : verifyPage(buf.subarray(at, at + ps), ctx);
   if (verdict.valid) {
     if (verdict.zero) scan.zeroPages++;
     return;

@@ -1,6 +1,7 @@
 /**
  * The page verdict memo gives exactly verifyPage's verdict: for pages seen before, changed in one
- * byte, at another page number, space id or format. Seeded over valid, zero and torn pages.
+ * byte, at another page number, space id or format, alone or inside a scan's chunk. Seeded over
+ * valid, zero and torn pages.
  */
 import t from 'tap';
 import { createRng } from '../../faults/prng.js';
@@ -33,7 +34,11 @@ t.test('remembered verdicts are verifyPage\'s, whatever changed', async (t) => {
     const page = rng.int(8) === 0 ? Buffer.alloc(16384) : Buffer.from(pool[pageNo]!);
     if (rng.int(4) === 0) page[rng.int(16384)]! ^= 1 + rng.int(255); // torn
     const ctx = { format: rng.int(8) === 0 ? LEGACY : FORMAT, pageNo: rng.int(8) === 0 ? pageNo + 1 : pageNo, spaceId: rng.int(8) === 0 ? space + 1 : space };
-    const got = memo.verify('./t.ibd', page, ctx);
+    // as a scan asks, the page inside its read chunk, or alone
+    const slot = rng.int(3);
+    const chunk = Buffer.alloc(3 * 16384, 0xa5);
+    page.copy(chunk, slot * 16384);
+    const got = rng.int(2) ? memo.verifyIn('./t.ibd', chunk, slot * 16384, 16384, ctx) : memo.verify('./t.ibd', page, ctx);
     if (JSON.stringify(got) !== JSON.stringify(verifyPage(page, ctx))) differ.push(`round ${round}`);
   }
   t.same(differ, [], 'every verdict as verifyPage gives it');
