@@ -10,7 +10,8 @@
  * one at a time: the baseline's); whether every pass gave the baseline's verdicts, torn-page lists
  * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
  * costs (the machine's busy time and the rig's own process's), with the rate the cores could reach at
- * that cost. Target: 75% of the limit.
+ * that cost; and any state whose recovery ran to the rig's bound (a hung server), with the rate
+ * without it. Target: 75% of the limit.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
  * [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]`.
  */
@@ -166,6 +167,25 @@ interface Pass {
   cpu: { machine: number; rig: number; busyShare: number }; // seconds over the pass, and how busy the cores were
 }
 
+/**
+ * States whose recovery ran until one of the rig's bounds (a server that hung: the verdict is the
+ * server's, the time is the bound's), and the rate of the pass without them, about: their stages'
+ * time taken out, shared by the lanes as the pass shared it. Empty when none did.
+ */
+function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
+  const records = p.result.records;
+  const bound = records.filter((r) => r.recovery?.timedOut);
+  if (!bound.length) return '';
+  const stagesMs = (r: CycleRecord) => Object.values(r.timings).reduce((a, b) => a + (b ?? 0), 0);
+  const boundMs = bound.reduce((sum, r) => sum + stagesMs(r), 0);
+  const restMs = Math.max(1, p.result.statesMs - boundMs / Math.max(1, p.lanes));
+  const rest = ((records.length - bound.length) / (recordMs + restMs)) * 3_600_000;
+  return (
+    `    ${bound.length} state(s) ran to the rig's bound (${bound.map((r) => `${r.id.split('-').pop()} ${r.verdict}, ${r.recovery!.timedOut} ${(stagesMs(r) / 1000).toFixed(0)} s`).join('; ')}); ` +
+    `without them about ${rest.toFixed(0)} states/h (${Math.round((100 * rest) / limitPerHour)}% of the limit)\n`
+  );
+}
+
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
   const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
@@ -242,7 +262,7 @@ async function main(): Promise<void> {
               `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
-              passes.map((p) => `${passLine(p, recordMs, limit)}\n`).join('') +
+              passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
               `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
               `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
               differences(before, putBack) +
