@@ -174,7 +174,7 @@ interface Pass {
  */
 function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const records = p.result.records;
-  const bound = records.filter((r) => r.recovery?.timedOut);
+  const bound = records.filter((r) => r.recovery?.timedOut && !r.explore?.duplicateOf); // a duplicate ran no recovery of its own
   if (!bound.length) return '';
   const stagesMs = (r: CycleRecord) => Object.values(r.timings).reduce((a, b) => a + (b ?? 0), 0);
   const boundMs = bound.reduce((sum, r) => sum + stagesMs(r), 0);
