@@ -12,8 +12,9 @@
  * costs (the machine's busy time and the rig's own process's), with the rate the cores could reach at
  * that cost; and any state whose recovery ran to the rig's bound (a hung server), with the rate
  * without it. Target: 75% of the limit.
+ * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`).
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
- * [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]`.
+ * [--pick P] [--trigger T] [--lanes N] [--scenario NAME] [campaign.yml]`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -31,13 +32,14 @@ import { checkCampaignTrigger } from '../rig/campaign/field-parsers.js';
 import { DEFAULT_EXPLORE_TRIGGER } from '../rig/defaults.js';
 import { benchArgs, refuse } from './bench-args.js';
 
-const USAGE = 'usage: node dist/bench/explore.js [--cycles N] [--states N] [--pick P] [--trigger T] [--scenario NAME] [campaign.yml]';
-const { values, positionals } = benchArgs(USAGE, { cycles: 'whole', states: 'count', pick: 'text', trigger: 'text', scenario: 'text' });
+const USAGE = 'usage: node dist/bench/explore.js [--cycles N] [--states N] [--pick P] [--trigger T] [--lanes N] [--scenario NAME] [campaign.yml]';
+const { values, positionals } = benchArgs(USAGE, { cycles: 'whole', states: 'count', pick: 'text', trigger: 'text', lanes: 'count', scenario: 'text' });
 const CYCLES = Number(values.cycles ?? '6');
 const STATES = Number(values.states ?? '50');
 const PICK = (values.pick ?? 'targeted') as ExplorePick;
 const TRIGGER = values.trigger ?? '';
 const ONLY = values.scenario ?? '';
+const LANES = values.lanes === undefined ? {} : { lanes: Number(values.lanes) };
 if (positionals.length > 1 || (positionals[0] !== undefined && !positionals[0].endsWith('.yml'))) {
   refuse(`give at most one campaign file (*.yml), not ${positionals.join(' ')}`, USAGE);
 }
@@ -190,7 +192,7 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
   const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
   return (
-    `  ${p.name}: ${perHour.toFixed(0)} states/h with the recording (${(p.result.statesMs / 1000 / Math.max(1, n)).toFixed(2)} s per state, ` +
+    `  ${p.name} (${p.lanes} at once): ${perHour.toFixed(0)} states/h with the recording (${(p.result.statesMs / 1000 / Math.max(1, n)).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
     `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
     `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight\n` +
@@ -239,8 +241,8 @@ async function main(): Promise<void> {
           const passes: Pass[] = [];
           const ways: Array<[string, Partial<ExploreInput>]> = [
             ['one at a time, no memo', { lanes: 1, scanMemo: false }],
-            ['power-fail disks, put back', { clones: false }],
-            ['as explore runs', {}],
+            ['power-fail disks, put back', { clones: false, ...LANES }],
+            ['as explore runs', { ...LANES }],
           ];
           for (const [name, options] of ways) {
             resetPeak();

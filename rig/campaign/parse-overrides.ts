@@ -1,4 +1,4 @@
-/** The command-line overrides of a campaign: `--cycles N` and `--seed S`. */
+/** The command-line overrides of a campaign: `--cycles N`, `--seed S` and `--lanes N`. */
 import { badInput } from '../errors.js';
 
 export function parseCyclesOption(text: string): number {
@@ -13,6 +13,17 @@ export function parseSeedOption(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) {
     throw badInput(`--seed: '${text}' is not a seed; use a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return n;
+}
+
+/** The most states an exploration judges at once: each holds a server, a disk and two images. */
+export const MAX_LANES = 32;
+
+export function parseLanesOption(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > MAX_LANES) {
+    throw badInput(`--lanes: '${text}' is not a number of states to judge at once; use a whole number from 1 to ${MAX_LANES}`);
   }
   return n;
 }

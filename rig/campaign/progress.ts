@@ -2,7 +2,8 @@
  * What a campaign shows while it runs. On a terminal: one progress bar with the scenario, cycle,
  * phase, verdict counts so far and an ETA, and a line per finished cycle above it. Elsewhere (CI
  * logs, pipes): only the line per finished cycle, e.g.
- * `[3/9] quick-dw-on-4k-2: restored (12 torn pages) 17.2 s`. Warnings go to stderr.
+ * `[3/9] quick-dw-on-4k-2: restored (12 torn pages) 17.2 s`, and a line when an exploration's
+ * recording is made (what it holds, how many states are judged at once). Warnings go to stderr.
  */
 import cliProgress from 'cli-progress';
 import type { CycleRecord, Phase, Verdict } from '../results/types.js';
@@ -14,6 +15,7 @@ export interface CampaignProgress {
   cycleStarted(n: number, cycle: PlannedCycle): void; // n: 1-based among the cycles planned
   phase(phase: Phase): void;
   cycleFinished(n: number, record: CycleRecord, seconds: number): void;
+  note(line: string): void; // a line of what a long cycle is doing (stdout, or above the bar)
   warn(line: string): void;
   stop(): void;
 }
@@ -36,6 +38,7 @@ function plainProgress(total: number): CampaignProgress {
     cycleStarted: () => undefined,
     phase: () => undefined,
     cycleFinished: (n, record, seconds) => process.stdout.write(`${cycleLine(n, total, record, seconds)}\n`),
+    note: (line) => process.stdout.write(`${line}\n`),
     warn: (line) => process.stderr.write(`${line}\n`),
     stop: () => undefined,
   };
@@ -68,6 +71,7 @@ function barProgress(total: number, finished: CycleRecord[]): CampaignProgress {
       finishedHere += 1;
       bar.update(n, { phase: 'done', counts: countText(), eta: eta(n) });
     },
+    note: (line) => multi.log(`${line}\n`),
     warn: (line) => multi.log(`${line}\n`),
     stop: () => multi.stop(),
   };

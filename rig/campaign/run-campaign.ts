@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runCycle } from '../cycle/run-cycle.js';
-import { runExplore } from '../explore/run-explore.js';
+import { runExplore, type ExploreRecordingSummary } from '../explore/run-explore.js';
 import { checkAborted } from '../interrupts.js';
 import { measurePair } from '../perf/measure-pair.js';
 import type { PerfPairRecord } from '../results/perf-pair-record.js';
@@ -47,6 +47,8 @@ export interface CampaignRunInput {
   diskEnvironment?: DiskEnvironment;
   progress: CampaignProgress;
   renderReport?: ReportRenderer;
+  /** Explore cycles: states judged at once (rig/explore/run-explore.ts defaultLanes() when not given). */
+  lanes?: number;
   signal: AbortSignal;
 }
 
@@ -176,9 +178,11 @@ async function exploreOne(
     runtime,
     serverVersion,
     ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
+    ...(input.lanes !== undefined ? { lanes: input.lanes } : {}),
     signal: input.signal,
     onPhase: (phase) => input.progress.phase(phase),
     onWarning: (line) => input.progress.warn(line),
+    onRecorded: (r) => input.progress.note(recordedLine(planned.id, r)),
     onState: async (record) => {
       if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
       // states judged in lanes are handed on in order, several at once: each shows its own time
@@ -188,6 +192,15 @@ async function exploreOne(
       await settle(record);
     },
   });
+}
+
+/** What an exploration's recording held and how its states are judged, said once it is made. */
+export function recordedLine(id: string, r: ExploreRecordingSummary): string {
+  const seconds = Object.values(r.timings).reduce((sum, ms) => sum + (ms ?? 0), 0) / 1000;
+  return (
+    `${id}: recorded ${r.writes} writes in ${seconds.toFixed(1)} s, ${r.barriers} barriers with writes pending; ` +
+    `judging ${r.picked} state${r.picked === 1 ? '' : 's'}, ${r.lanes} at once`
+  );
 }
 
 /** A perf scenario's cycle: one pair of runs, doublewrite on then off; a line of progress when done. */

@@ -47,7 +47,7 @@ export interface ExploreInput {
   diskEnvironment?: DiskEnvironment;
   recoveryBounds?: Partial<RecoveryBounds>;
   recordMaxBytes?: number;
-  /** States judged at once, each on its own pair of images (default: two where there are two cores). */
+  /** States judged at once, each on its own pair of images (default: defaultLanes()); `rig campaign --lanes`. */
   lanes?: number;
   /** Scans remember page verdicts and the redo log's parse from state to state (default true). */
   scanMemo?: boolean;
@@ -71,6 +71,7 @@ export interface ExploreRecordingSummary {
   claim: TargetClaim;
   candidates: number; // barriers a targeted pick could use (score > 0); every barrier otherwise
   picked: number;
+  lanes: number; // states judged at once
   timings: Partial<Record<Phase, number>>;
 }
 
@@ -126,6 +127,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
   try {
     const scores = input.pick === 'targeted' ? scoresFor(input, recorded, b, fd) : null;
     const picked: PickedState[] = pickStates(b.barriers, input.states, input.pick, input.seed, (x) => scores?.get(x.index) ?? 0);
+    const lanes = Math.max(1, Math.min(input.lanes ?? defaultLanes(), picked.length));
     const summary: ExploreRecordingSummary = {
       writes: b.writes.length,
       flushes: b.flushes,
@@ -135,6 +137,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
       claim: targetClaim({ expectation: input.expectation, doublewrite: input.settings.server.doublewrite }),
       candidates: scores ? [...scores.values()].filter((s) => s > 0).length : b.barriers.length,
       picked: picked.length,
+      lanes,
       timings: recorded.timings,
     };
     input.onRecorded?.(summary);
@@ -142,7 +145,6 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     const plans = picked.map((s) => makePlan(s.barrier.pending, s.planSeed, atomicUnit, fates));
     const sameImages = new JudgedImages(picked.map((s, i) => stateKey(s.barrier.durableCount, plans[i]!)));
     const memo = input.scanMemo === false ? undefined : newScanMemo();
-    const lanes = Math.max(1, Math.min(input.lanes ?? defaultLanes(), picked.length));
     const inOrder = new InOrder<CycleRecord>(async (record, i) => input.onState?.(record, i + 1, picked.length));
     const judgeOne = (i: number, state: PickedState, images: StateImages, sameImage: SameImage): Promise<CycleRecord> => {
       const id = `${input.runId}-s${i + 1}`;

@@ -43,6 +43,7 @@ t.test('bad input exits 2 before anything is created', async (t) => {
     ['missing file', [join(base, 'nope.yml')], /cannot read the campaign file/],
     ['shard out of range', [file, '--shard', '3/2'], /shard 3 of 2 does not exist/],
     ['bad evidence cap', [file, '--evidence-max', 'lots'], /--evidence-max/],
+    ['no lanes', [file, '--lanes', '0'], /^rig: --lanes: '0' is not a number of states to judge at once; use a whole number from 1 to 32$/],
     ['a scenario the file lacks', [file, '--scenario', 'nope'], /--scenario: 'nope' is not a scenario of .*small\.yml; its scenarios: /],
     ['a history store that is not one', [file, '--history', file], /small\.yml: not a history store .*; name another store file/],
   ];

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
-import { parseCyclesOption, parseSeedOption } from '../../rig/campaign/parse-overrides.js';
+import { MAX_LANES, parseCyclesOption, parseLanesOption, parseSeedOption } from '../../rig/campaign/parse-overrides.js';
 import { cycleId, planCycles } from '../../rig/campaign/plan-cycles.js';
 import { countByScenario, parseShard, selectShard } from '../../rig/campaign/shard.js';
 
@@ -52,9 +52,14 @@ for (const [text, message] of badShards) {
   });
 }
 
-t.test('--cycles and --seed parse whole numbers and reject the rest', async (t) => {
+t.test('--cycles, --seed and --lanes parse whole numbers and reject the rest', async (t) => {
   t.equal(parseCyclesOption('12'), 12);
   t.equal(parseSeedOption('0'), 0);
+  t.equal(parseLanesOption('1'), 1);
+  t.equal(parseLanesOption(String(MAX_LANES)), MAX_LANES);
+  for (const bad of ['0', String(MAX_LANES + 1), '-2', '2.5', 'two', '']) {
+    t.throws(() => parseLanesOption(bad), { code: 'bad-input', message: new RegExp(`^--lanes: '${bad}' is not a number of states to judge at once; use a whole number from 1 to ${MAX_LANES}$`) });
+  }
   for (const bad of ['0', '-1', '1.5', 'x', '']) t.throws(() => parseCyclesOption(bad), { code: 'bad-input', message: /^--cycles: / });
   for (const bad of ['-1', '1e3', 'x', '99999999999999999999']) t.throws(() => parseSeedOption(bad), { code: 'bad-input', message: /^--seed: / });
 });

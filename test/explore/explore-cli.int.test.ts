@@ -1,7 +1,7 @@
 /**
  * `rig explore` through the built CLI on the real stack: bad input refused before anything is
  * created; SIGINT with two states judged at once (explore's lanes) leaves nothing behind and keeps the states judged so far
- * recorded, and --resume explores that cycle again to the end; a state's repro rebuilds it from
+ * recorded, and --resume (with --lanes 1) explores that cycle again to the end; a state's repro rebuilds it from
  * the recording with its sha256; the report shows where each state came from, in Chromium.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +36,7 @@ t.test('bad input exits 2 before anything is created', async (t) => {
   const cases: [string, string[], RegExp][] = [
     ['unknown pick', ['--pick', 'best'], /--pick: .*best/],
     ['no states', ['--states', '0'], /--states/],
+    ['lanes not a number', ['--lanes', 'many'], /^rig: --lanes: 'many' is not a number of states to judge at once; use a whole number from 1 to 32$/],
     ['a lifecycle mix', ['--mix', 'write-only,churn'], /--mix: explore checks the write-only ledger at each barrier/],
   ];
   for (const [name, args, message] of cases) {
@@ -76,12 +77,15 @@ t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
   t.comment(`SIGINT with ${inFlight.join(' and ')} in flight`);
   const stopped = await child;
   t.equal(stopped.signal, 'SIGINT', 'the run ends by the re-raised signal');
+  t.match(stopped.stdout, new RegExp(`^explore-1: recorded \\d+ writes in \\d+\\.\\d s, \\d+ barriers with writes pending; judging ${STATES} states, ${LANES} at once$`, 'm'), 'says what the recording holds and how many states are judged at once');
   t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');
   const partial = await readResults(out);
   t.equal(partial.outcome, 'running');
   t.ok(partial.cycles.length >= 1 && partial.cycles.every((c) => c.explore?.run === 'explore-1'), `the states judged before the signal are recorded (${partial.cycles.map((c) => c.id).join(', ')})`);
 
-  const resumed = await rig(['explore', ...SETTINGS, '--states', String(STATES), '--out', out, '--resume'], env);
+  // --lanes 1: the resumed exploration judges its states one at a time, as it says
+  const resumed = await rig(['explore', ...SETTINGS, '--states', String(STATES), '--out', out, '--resume', '--lanes', '1'], env);
+  t.match(resumed.stdout, new RegExp(`^explore-1: recorded \\d+ writes .*; judging ${STATES} states, 1 at once$`, 'm'), '--lanes 1: one at a time');
   const results = await readResults(out);
   t.equal(resumed.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome (${resumed.stderr.trim().split('\n').slice(-2).join(' | ')})`);
   t.match(resumed.stdout, new RegExp(`^\\[${STATES}/${STATES}\\] explore-1-s${STATES}: `, 'm'), 'the interrupted exploration ran again to its end');

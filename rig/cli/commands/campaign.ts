@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { loadCampaign } from '../../campaign/load-campaign.js';
 import { describeEnvironment } from '../../campaign/environment.js';
 import { checkFreshOutFolder, clearEarlierRun } from '../../campaign/out-folder.js';
-import { parseCyclesOption, parseSeedOption } from '../../campaign/parse-overrides.js';
+import { parseCyclesOption, parseLanesOption, parseSeedOption } from '../../campaign/parse-overrides.js';
 import { planCycles, recordsPlanned } from '../../campaign/plan-cycles.js';
 import { createProgress } from '../../campaign/progress.js';
 import { readResumeState, type ResumeState } from '../../campaign/resume-state.js';
@@ -40,6 +40,7 @@ import { missingRocksdb } from '../../runtime/rocksdb-support.js';
 import { serverIdentity } from '../../results/server-identity.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { flagValue } from '../flag-value.js';
+import { defaultLanes } from '../../explore/run-explore.js';
 import { runAction } from '../run-action.js';
 import { summaryLines } from './merge.js';
 
@@ -52,6 +53,8 @@ export interface CampaignOptions {
   backend?: DiskBackend;
   evidenceMax?: string;
   scenario?: string[];
+  /** --lanes N: explore cycles judge N states at once. */
+  lanes?: string;
   /** --history [store]: file the finished run there and add "Since earlier runs" to its report. */
   history?: string | true;
 }
@@ -129,6 +132,7 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
  */
 export async function runLoadedCampaign(loaded: Campaign, file: string, o: CampaignOptions, shard: Shard | null = null): Promise<number> {
   const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
+  const lanes = o.lanes === undefined ? undefined : parseLanesOption(o.lanes);
   const dir = resolve(o.out);
   await preflightBackends(loaded.scenarios.map((s) => s.settings), contextFromEnv().disk);
   const planned = selectShard(planCycles(loaded), shard);
@@ -177,6 +181,7 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
         runtimeFor: (name) => runtimes.get(name)!,
         cacheRoot: context.cacheRoot,
         diskEnvironment: context.disk,
+        ...(lanes !== undefined ? { lanes } : {}),
         progress,
         renderReport: async (d) => {
           if (historyStore === undefined) return writeReport(d);
@@ -217,6 +222,9 @@ function printEnd(results: CampaignResults, report: string | null): void {
   }
 }
 
+/** `--lanes`, for `rig campaign` and `rig explore`. */
+export const LANES_HELP = `explore cycles judge this many crash states at once, each with its own server and disk (default: ${defaultLanes()} on this machine: two where there are two cores or more)`;
+
 export function register(program: Command): void {
   program
     .command('campaign')
@@ -229,6 +237,7 @@ export function register(program: Command): void {
     .addOption(new Option('--backend <backend>', "where every scenario's cut happens (disk.backend), overriding the file: fuse, or dm (the kernel's dm-log-writes and dm-flakey)").choices(DISK_BACKENDS))
     .option('--seed <s>', 'campaign seed, overriding the file')
     .option('--evidence-max <size>', 'disk cap for kept evidence, overriding evidence.maxBytes (e.g. 2G)')
+    .option('--lanes <n>', LANES_HELP)
     .option('--scenario <name...>', "run only these scenarios of the file (e.g. one finding's hunt)")
     .option('--history [store]', 'file the finished run into the history store (default: history.sqlite in the work dir) and add "Since earlier runs" to its report')
     .action(runAction(campaign));

@@ -9,7 +9,7 @@ import type { Campaign } from '../../campaign/types.js';
 import { DEFAULT_EVIDENCE_MAX_BYTES } from '../../defaults.js';
 import { EXPLORE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
-import { runLoadedCampaign } from './campaign.js';
+import { LANES_HELP, runLoadedCampaign } from './campaign.js';
 import { DEFAULT_EVIDENCE_KEEP } from '../../campaign/evidence-policy.js';
 
 const SEED_FLAG = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the load, the picks and the plans of the states', shown: '1' };
@@ -17,7 +17,7 @@ const SEED_FLAG = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the loa
 async function explore(o: Record<string, string | undefined>): Promise<number> {
   const { scenario, seed } = scenarioFromFlags(o, 'explore');
   const campaign: Campaign = { name: 'explore', file: 'command line', seed, evidence: { keep: DEFAULT_EVIDENCE_KEEP, sample: 0, maxBytes: DEFAULT_EVIDENCE_MAX_BYTES }, scenarios: [scenario] };
-  return runLoadedCampaign(campaign, 'command line', { out: o.out ?? 'reports/explore', ...(o.resume ? { resume: true } : {}) });
+  return runLoadedCampaign(campaign, 'command line', { out: o.out ?? 'reports/explore', ...(o.resume ? { resume: true } : {}), ...(o.lanes !== undefined ? { lanes: o.lanes } : {}) });
 }
 
 export function register(program: Command): void {
@@ -28,5 +28,6 @@ export function register(program: Command): void {
   command
     .option('--out <dir>', 'results folder', 'reports/explore')
     .option('--resume', 'continue an interrupted exploration in --out')
+    .option('--lanes <n>', LANES_HELP)
     .action(runAction(explore));
 }
