@@ -1,7 +1,8 @@
 /**
  * `rig explore` through the built CLI on the real stack: bad input refused before anything is
  * created; SIGINT with two states judged at once (explore's lanes) leaves nothing behind and keeps the states judged so far
- * recorded, and --resume (with --lanes 1) explores that cycle again to the end; a state's repro rebuilds it from
+ * recorded, and --resume (with --lanes 1) explores that cycle again to the end; a reader of its
+ * output that goes away (`| head`) interrupts it the same way; a state's repro rebuilds it from
  * the recording with its sha256; the report shows where each state came from, in Chromium.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { ensureBuilt, leftoversUnder, pollUntil, rig, waitForFile } from '../fix
 import { isMounted } from '../../faults/system.js';
 import { defaultLanes } from '../../rig/explore/run-explore.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
+import { BROKEN_PIPE_STATUS } from '../../rig/interrupts.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-explore-cli-'));
 const env = { RIG_CACHE: PREPARED_CACHE };
@@ -105,6 +107,28 @@ t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
   const down = await rig(['repro', '--down', dir], env);
   t.match(down.stdout, /repro disk taken down/);
   t.same(await leftoversUnder(base), [], 'repro --down leaves nothing');
+});
+
+t.test('a reader that goes away (| head): interrupted like SIGINT, nothing left behind', async (t) => {
+  const piped = join(base, 'piped');
+  const child = rig(['explore', ...SETTINGS, '--states', String(STATES), '--out', piped], env);
+  await new Promise<void>((resolve) => {
+    let got = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      got += chunk.toString();
+      if (/^\[1\/\d+\] /m.test(got)) {
+        child.stdout!.destroy(); // the next line the rig writes fails with EPIPE
+        resolve();
+      }
+    });
+  });
+  const ended = await child;
+  t.equal(ended.exitCode, BROKEN_PIPE_STATUS, 'ends with the status of a process SIGPIPE ended');
+  t.match(ended.stderr, /^rig: the reader of its output went away \(EPIPE\), cleaning up$/m, ended.stderr.slice(0, 400));
+  t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');
+  const partial = await readResults(piped);
+  t.equal(partial.outcome, 'running');
+  t.ok(partial.cycles.length >= 1, `the states judged before are recorded (${partial.cycles.length})`);
 });
 
 t.test('the report says where each state came from', async (t) => {
