@@ -1,13 +1,13 @@
 /**
  * From what a cut disk left in its folder (the image at the cut and the journal dump), decide a plan
- * from the seed and write DIR/crash.img and DIR/plan.json. `rebuildCrashImage` does the same from a
+ * from the seed and write DIR/crash.img and DIR/plan.json; the crash image's sha256 follows. `rebuildCrashImage` does the same from a
  * saved plan, for repro.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePlan, type CrashPlan, type FatePolicy } from './crash-plan.js';
 import { loadJournal } from './journal.js';
-import { materializeCrashImage } from './materialize.js';
+import { materializeCrashImage, writeCrashImage } from './materialize.js';
 
 /** The crash image's name in the cut's folder. */
 export const CRASH_IMAGE_FILE = 'crash.img';
@@ -16,7 +16,8 @@ export interface CrashImage {
   path: string;
   planPath: string;
   plan: CrashPlan;
-  sha256: string;
+  /** Settles once hashed from the image at the cut, which must stay as it is until then. */
+  sha256: Promise<string>;
 }
 
 export async function buildCrashImage(
@@ -31,7 +32,7 @@ export async function buildCrashImage(
   writeFileSync(planPath + '.tmp', JSON.stringify(plan, null, 1) + '\n');
   renameSync(planPath + '.tmp', planPath);
   const path = join(dir, CRASH_IMAGE_FILE);
-  const sha256 = await materializeCrashImage(join(dir, 'image.img'), journal, plan, path);
+  const { sha256 } = await writeCrashImage(join(dir, 'image.img'), journal, plan, path);
   return { path, planPath, plan, sha256 };
 }
 

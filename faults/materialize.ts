@@ -2,7 +2,7 @@
  * Writes the crash image: the image as it stood at the cut, with every pending write rolled back
  * (newest first, restoring the bytes it overwrote), then the units the plan lets land written again
  * in arrival order, so later writes win where both land. Same image, journal and plan: the same
- * bytes, and the sha256 says so.
+ * bytes, and the sha256 says so (computed beside the copy from the image at the cut).
  */
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { diskFailure } from './disk-error.js';
 import type { CrashPlan } from './crash-plan.js';
 import { unitSpan } from './crash-plan.js';
 import type { JournalEntry } from './journal.js';
+import { sha256WithOverlay, type Overlay } from './overlay-sha256.js';
 
 export function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
   const fits =
@@ -22,24 +23,38 @@ export function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
   if (!fits) throw diskFailure('the plan does not describe this journal (writes differ); rebuild the plan from it');
 }
 
-export async function applyPlan(imagePath: string, journal: JournalEntry[], plan: CrashPlan): Promise<void> {
+/**
+ * The writes that make the crash image from the image at the cut, in order: each pending write's
+ * old bytes, newest first, then the units the plan lets land, in arrival order.
+ */
+export function planWrites(journal: JournalEntry[], plan: CrashPlan): Overlay[] {
   checkPlanFits(journal, plan);
   const unit = plan.atomicUnit;
+  const writes: Overlay[] = [];
+  for (let i = journal.length - 1; i >= 0; i--) {
+    const e = journal[i]!;
+    writes.push({ offset: e.offset, data: e.old.subarray(0, e.length) });
+  }
+  for (let i = 0; i < journal.length; i++) {
+    const e = journal[i]!;
+    const { first } = unitSpan(e.offset, e.length, unit);
+    for (const u of plan.writes[i]!.unitsLanded) {
+      const from = Math.max(e.offset, (first + u) * unit);
+      const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
+      writes.push({ offset: from, data: e.new.subarray(from - e.offset, to - e.offset) });
+    }
+  }
+  return writes;
+}
+
+export async function applyPlan(imagePath: string, journal: JournalEntry[], plan: CrashPlan): Promise<void> {
+  await applyWrites(imagePath, planWrites(journal, plan));
+}
+
+async function applyWrites(imagePath: string, writes: Overlay[]): Promise<void> {
   const fh = await open(imagePath, 'r+');
   try {
-    for (let i = journal.length - 1; i >= 0; i--) {
-      const e = journal[i]!;
-      await fh.write(e.old, 0, e.length, e.offset);
-    }
-    for (let i = 0; i < journal.length; i++) {
-      const e = journal[i]!;
-      const { first } = unitSpan(e.offset, e.length, unit);
-      for (const u of plan.writes[i]!.unitsLanded) {
-        const from = Math.max(e.offset, (first + u) * unit);
-        const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
-        await fh.write(e.new, from - e.offset, to - from, from);
-      }
-    }
+    for (const w of writes) await fh.write(w.data, 0, w.data.byteLength, w.offset);
   } finally {
     await fh.close();
   }
@@ -68,7 +83,29 @@ export async function materializeCrashImage(
   plan: CrashPlan,
   out: string,
 ): Promise<string> {
-  await execa('cp', ['--sparse=always', imageAtCut, out]);
-  await applyPlan(out, journal, plan);
-  return sha256File(out);
+  return (await writeCrashImage(imageAtCut, journal, plan, out)).sha256;
+}
+
+/**
+ * The same, returning once the crash image is written: its sha256 settles later, computed from the
+ * image at the cut with the plan's writes laid over it (./overlay-sha256.ts), which must not change
+ * until it has. The crash image itself may be mounted meanwhile (a mount writes to it).
+ */
+export async function writeCrashImage(
+  imageAtCut: string,
+  journal: JournalEntry[],
+  plan: CrashPlan,
+  out: string,
+): Promise<{ sha256: Promise<string> }> {
+  const writes = planWrites(journal, plan);
+  const sha256 = sha256WithOverlay(imageAtCut, writes);
+  sha256.catch(() => undefined); // awaited by the caller; a failure before then is not unhandled
+  try {
+    await execa('cp', ['--sparse=always', imageAtCut, out]);
+    await applyWrites(out, writes);
+  } catch (error) {
+    await sha256.catch(() => undefined); // nothing reads the image at the cut once this returns
+    throw error;
+  }
+  return { sha256 };
 }

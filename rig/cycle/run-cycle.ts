@@ -53,6 +53,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
   const cleanup = new CleanupStack();
   mkdirSync(input.dir, { recursive: true });
   const cutDir = join(input.dir, 'cut');
+  let hashing: Promise<string> | null = null; // the crash image's sha256, taken beside the later stages
   try {
     const server = serverIdentity(input.serverVersion);
     record.server = { version: input.serverVersion, innodb: innodbArgs(settings.server, server) };
@@ -64,7 +65,7 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     record.ledger = { checked: false, acked: cut.load.ackedCount, missing: 0 };
     writeLoadFile(join(cutDir, LOAD_FILE), cut.load);
     const { crash, journal, order } = await timer.time('materialize', () => materialize(cutDir, input.seed, settings.disk.atomicUnit, cut.status.cutPending, settings.disk.fates));
-    record.crashImageSha256 = crash.sha256;
+    hashing = crash.sha256;
     record.pendingWrites = crash.plan.writes;
     const scanned = await timer.time('scanBefore', () =>
       scanCrashImage(settings, crash.path, journal, crash.plan, order, join(input.dir, 'recover'), cleanup, server.flavor, input.diskEnvironment),
@@ -74,9 +75,12 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, cut.load, cleanup, bounds, signal));
     const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn));
     await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
+    record.crashImageSha256 = await hashing;
   } catch (error) {
     markRigError(record, error);
   } finally {
+    // a cycle that failed still names its crash image when it was hashed; the cut's image is kept till then
+    if (hashing && record.crashImageSha256 === null) record.crashImageSha256 = await hashing.catch(() => null);
     const problems = await cleanup.releaseAll();
     if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
     rmSync(join(cutDir, CRASH_IMAGE_FILE), { force: true }); // rebuilt from cut/ on demand

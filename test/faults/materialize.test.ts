@@ -4,12 +4,14 @@
  * image each plan must give. A failure names its seed; `PLAN_SEED=N` replays that one seed.
  */
 import t from 'tap';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makePlan, unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
-import { applyPlan, materializeCrashImage, sha256File } from '../../faults/materialize.js';
+import { applyPlan, materializeCrashImage, planWrites, sha256File, writeCrashImage } from '../../faults/materialize.js';
+import { sha256WithOverlay } from '../../faults/overlay-sha256.js';
 import { createRng, type Rng } from '../../faults/prng.js';
 import { ATOMIC_UNITS } from '../../faults/sizes.js';
 
@@ -135,4 +137,59 @@ t.test('materializeCrashImage: same inputs, same sha256', async (t) => {
   t.equal(a, b);
   t.equal(await sha256File(join(dir, 'a.img')), a);
   t.ok(readFileSync(atCutPath).equals(atCut), 'the image at the cut is left as it was');
+});
+
+const sha256Of = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+t.test(`the sha256 taken from the image at the cut is the written crash image's (${SEEDS.length >= 40 ? 40 : SEEDS.length} seeds)`, async (t) => {
+  const failed: string[] = [];
+  for (const seed of SEEDS.slice(0, 40)) {
+    const rng = createRng(seed);
+    const base = bytes(rng, SIZE);
+    const { journal, atCut } = program(rng, base);
+    const plan = makePlan(journal, seed, ATOMIC_UNITS[rng.int(ATOMIC_UNITS.length)]!);
+    const atCutPath = join(dir, 'overlay-at-cut.img');
+    writeFileSync(atCutPath, atCut);
+    const out = join(dir, 'overlay-crash.img');
+    const { sha256 } = await writeCrashImage(atCutPath, journal, plan, out);
+    const want = sha256Of(expected(base, journal, plan));
+    const got = [await sha256, await sha256File(out)];
+    if (got.some((h) => h !== want)) failed.push(`seed ${seed}: overlay ${got[0]}, written ${got[1]}, model ${want} (replay: PLAN_SEED=${seed})`);
+  }
+  t.same(failed, []);
+});
+
+t.test('sha256WithOverlay: a sparse file, pieces across its 8 MiB chunks and past its end', async (t) => {
+  const path = join(dir, 'sparse.img');
+  const MiB = 1024 * 1024;
+  writeFileSync(path, '');
+  truncateSync(path, 20 * MiB + 1000); // holes, and a last chunk that is not whole
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(4096, 9), 0, 4096, 8 * MiB - 100); // data on the disk across a boundary
+  closeSync(fd);
+  const pieces = [
+    { offset: 8 * MiB - 10, data: Buffer.alloc(30, 1) },
+    { offset: 16 * MiB - 5, data: Buffer.alloc(10, 2) },
+    { offset: 8 * MiB - 5, data: Buffer.alloc(3, 3) }, // a later piece over an earlier one wins
+    { offset: 20 * MiB + 990, data: Buffer.alloc(20, 4) }, // past the end: the file grows
+    { offset: 5, data: Buffer.alloc(0) },
+  ];
+  const model = Buffer.alloc(20 * MiB + 1010);
+  Buffer.alloc(4096, 9).copy(model, 8 * MiB - 100);
+  for (const p of pieces) p.data.copy(model, p.offset);
+  t.equal(await sha256WithOverlay(path, pieces), sha256Of(model));
+  t.equal(readFileSync(path).length, 20 * MiB + 1000, 'the file itself is only read');
+  await t.rejects(sha256WithOverlay(join(dir, 'missing.img'), []), /ENOENT/, 'a file that is not there: the promise rejects');
+});
+
+t.test('planWrites: the old bytes newest first, then the landed units in order', async (t) => {
+  const first: JournalEntry = { seq: 1, offset: 0, length: 8192, old: Buffer.alloc(8192), new: Buffer.alloc(8192, 1) };
+  const second: JournalEntry = { seq: 2, offset: 4096, length: 8192, old: Buffer.alloc(8192, 1).fill(0, 4096), new: Buffer.alloc(8192, 2) };
+  const plan = makePlan([first, second], 1, 4096, { land: 1, drop: 0, tear: 0 });
+  plan.writes[1] = { ...plan.writes[1]!, fate: 'torn', unitsLanded: [1] };
+  t.same(planWrites([first, second], plan).map((w) => [w.offset, w.data.byteLength, w.data[0]]), [
+    [4096, 8192, 1], [0, 8192, 0], // rolled back, newest first
+    [0, 4096, 1], [4096, 4096, 1], // the first write's two units
+    [8192, 4096, 2], // the second's unit 1 only
+  ]);
 });

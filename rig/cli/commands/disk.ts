@@ -139,7 +139,7 @@ async function down(opts: { dir: string; seed: string }): Promise<void> {
   process.stderr.write(
     `crash image ${crash.path} (${crash.plan.writes.length} pending writes, ${torn} torn), plan ${crash.planPath}\n`,
   );
-  process.stdout.write(`${crash.sha256}\n`);
+  process.stdout.write(`${await crash.sha256}\n`);
 }
 
 interface SelftestFlags {
