@@ -25,6 +25,9 @@ export async function connectToServer(
     connectTimeout: options.connectTimeoutMs ?? 10_000,
     supportBigNumbers: true,
     bigNumberStrings: true, // BIGINT columns (the ledger's seq) come back as exact strings
+    // no stack captured at every call for the caller's frames in a driver error: the load's
+    // clients make thousands of calls a second, and the rig reports a driver error by its code
+    trace: false,
   });
 }
 
