@@ -25,26 +25,27 @@ export function checkPlanFits(journal: JournalEntry[], plan: CrashPlan): void {
 
 /**
  * The writes that make the crash image from the image at the cut, in order: each pending write's
- * old bytes, newest first, then the units the plan lets land, in arrival order.
+ * old bytes, newest first, then the units the plan lets land (landedWrites).
  */
 export function planWrites(journal: JournalEntry[], plan: CrashPlan): Overlay[] {
   checkPlanFits(journal, plan);
+  const rolledBack = journal.map((e) => ({ offset: e.offset, data: e.old.subarray(0, e.length) })).reverse();
+  return [...rolledBack, ...landedWrites(journal, plan)];
+}
+
+/** The units a plan lets land, each a piece of its write's new bytes, in arrival order (later writes win). */
+export function landedWrites(journal: JournalEntry[], plan: CrashPlan): Array<{ offset: number; data: Buffer }> {
   const unit = plan.atomicUnit;
-  const writes: Overlay[] = [];
-  for (let i = journal.length - 1; i >= 0; i--) {
-    const e = journal[i]!;
-    writes.push({ offset: e.offset, data: e.old.subarray(0, e.length) });
-  }
-  for (let i = 0; i < journal.length; i++) {
-    const e = journal[i]!;
+  const pieces: Array<{ offset: number; data: Buffer }> = [];
+  journal.forEach((e, i) => {
     const { first } = unitSpan(e.offset, e.length, unit);
     for (const u of plan.writes[i]!.unitsLanded) {
       const from = Math.max(e.offset, (first + u) * unit);
       const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
-      writes.push({ offset: from, data: e.new.subarray(from - e.offset, to - e.offset) });
+      pieces.push({ offset: from, data: e.new.subarray(from - e.offset, to - e.offset) });
     }
-  }
-  return writes;
+  });
+  return pieces;
 }
 
 export async function applyPlan(imagePath: string, journal: JournalEntry[], plan: CrashPlan): Promise<void> {

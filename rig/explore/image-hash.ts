@@ -13,6 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
+import { OVERLAY_HELPERS } from '../../faults/overlay-sha256.js';
 
 /** Bytes that replace the clean image's at an offset, in the order they were written. */
 export interface Overlay {
@@ -31,8 +32,9 @@ export interface ImageDigest {
 /** The worker's loop: one request at a time, in the order sent, with one block buffer for all. */
 const DIGEST_LOOP = `
 const { parentPort } = require('node:worker_threads');
-const { openSync, readSync, closeSync, fstatSync } = require('node:fs');
+const { openSync, closeSync, fstatSync } = require('node:fs');
 const { createHash } = require('node:crypto');
+${OVERLAY_HELPERS}
 let buf = null;
 function digest({ path, pieces, known, block }) {
   if (!buf || buf.length !== block) buf = Buffer.alloc(block);
@@ -43,15 +45,7 @@ function digest({ path, pieces, known, block }) {
     const size = fstatSync(fd).size;
     const blocks = Math.ceil(size / block);
     clean = new Array(blocks).fill(null);
-    const over = new Map(); // block -> the pieces over it, in order
-    for (const p of pieces) {
-      if (p.data.byteLength === 0) continue;
-      const last = Math.min(blocks - 1, Math.floor((p.offset + p.data.byteLength - 1) / block));
-      for (let b = Math.floor(p.offset / block); b <= last; b++) {
-        if (!over.has(b)) over.set(b, []);
-        over.get(b).push(p);
-      }
-    }
+    const over = piecesByBlock(pieces, block, blocks);
     for (let b = 0; b < blocks; b++) {
       const at = b * block;
       const want = Math.min(block, size - at);
@@ -62,22 +56,8 @@ function digest({ path, pieces, known, block }) {
         top.update(cached);
         continue;
       }
-      let got = 0;
-      while (got < want) {
-        const n = readSync(fd, buf, got, want - got, at + got);
-        if (n === 0) break;
-        got += n;
-      }
-      buf.fill(0, got, want);
-      if (mine) {
-        clean[b] = cached;
-        for (const p of mine) {
-          const data = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
-          const from = Math.max(at, p.offset);
-          const to = Math.min(at + want, p.offset + data.length);
-          if (from < to) data.copy(buf, from - at, from - p.offset, to - p.offset);
-        }
-      }
+      readOverlaid(fd, buf, at, want, mine);
+      if (mine) clean[b] = cached;
       const digest = createHash('sha256').update(buf.subarray(0, want)).digest();
       if (!mine) clean[b] = new Uint8Array(digest);
       top.update(digest);

@@ -10,11 +10,11 @@
 import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
+import type { CrashPlan } from '../../faults/crash-plan.js';
 import type { CloneStore } from '../../faults/clone-store.js';
 import type { JournalEntry } from '../../faults/journal.js';
 import { readAt, readInto, writeAt } from '../../faults/file-io.js';
-import { applyPlan, checkPlanFits } from '../../faults/materialize.js';
+import { applyPlan, checkPlanFits, landedWrites } from '../../faults/materialize.js';
 import { readRecordedData, type RecordedWrite } from '../../faults/recording.js';
 import type { DeviceRange } from '../pages/device-ranges.js';
 import { DigestWorker, forgetBlocks, type BlockDigests, type Overlay } from './image-hash.js';
@@ -198,17 +198,7 @@ function overlay(into: Buffer, offset: number, data: Buffer, at: number): void {
  * faults/materialize.ts): the state's crash image is the clean image with these written over it.
  */
 export function landedPieces(journal: JournalEntry[], plan: CrashPlan): Overlay[] {
-  const unit = plan.atomicUnit;
-  const pieces: Overlay[] = [];
-  journal.forEach((e, i) => {
-    const { first } = unitSpan(e.offset, e.length, unit);
-    for (const u of plan.writes[i]!.unitsLanded) {
-      const from = Math.max(e.offset, (first + u) * unit);
-      const to = Math.min(e.offset + e.length, (first + u + 1) * unit);
-      pieces.push({ offset: from, data: e.new.subarray(from - e.offset, to - e.offset) });
-    }
-  });
-  return pieces;
+  return landedWrites(journal, plan);
 }
 
 /** States of one barrier whose plans land the same units have the same crash image. */
