@@ -64,7 +64,7 @@ t.test('a missing datadir is a rig failure', async (t) => {
 t.test('a second server on a datadir in use is a rig failure', async (t) => {
   const spec = await initializedSpec(t);
   const first = await startServer(t, spec);
-  const runDir = join(spec.runDir, '..', 'run2');
+  const runDir = join(spec.runDir, 'run2');
   const error = await runtime.start({ ...spec, runDir }, 60_000).catch((e: unknown) => e);
   t.equal((error as RigError).code, 'rig-failure', String(error));
   t.match((error as Error).message, new RegExp(`process ${first.pid} already runs a server on datadir`));
@@ -113,7 +113,7 @@ t.test('aborting the run kills the server', async (t) => {
 t.test('the cleanup sweep kills a server by the pid its run recorded, and only that', async (t) => {
   const spec = await initializedSpec(t);
   const server = await startServer(t, spec);
-  t.equal(await sweepLocalServer(join(spec.runDir, '..')), null, 'another folder records nothing');
+  t.equal(await sweepLocalServer(spec.datadir), null, 'another folder records nothing');
   t.same(await sweepLocalServer(spec.runDir), { pid: server.pid, gone: true });
   t.equal((await server.waitForExit(5000))?.signal, 'SIGKILL');
   t.equal(await sweepLocalServer(spec.runDir), null, 'nothing left the second time');
