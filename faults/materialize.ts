@@ -34,9 +34,9 @@ export function planWrites(journal: JournalEntry[], plan: CrashPlan): Overlay[] 
 }
 
 /** The units a plan lets land, each a piece of its write's new bytes, in arrival order (later writes win). */
-export function landedWrites(journal: JournalEntry[], plan: CrashPlan): Array<{ offset: number; data: Buffer }> {
+export function landedWrites(journal: JournalEntry[], plan: CrashPlan): Overlay[] {
   const unit = plan.atomicUnit;
-  const pieces: Array<{ offset: number; data: Buffer }> = [];
+  const pieces: Overlay[] = [];
   journal.forEach((e, i) => {
     const { first } = unitSpan(e.offset, e.length, unit);
     for (const u of plan.writes[i]!.unitsLanded) {

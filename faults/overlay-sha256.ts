@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 /** Bytes written at an offset, in the order they are written: later ones win where they overlap. */
 export interface Overlay {
   offset: number;
-  data: Uint8Array;
+  data: Buffer;
 }
 
 /**

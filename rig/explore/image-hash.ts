@@ -13,13 +13,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
-import { OVERLAY_HELPERS } from '../../faults/overlay-sha256.js';
+import { OVERLAY_HELPERS, type Overlay } from '../../faults/overlay-sha256.js';
 
 /** Bytes that replace the clean image's at an offset, in the order they were written. */
-export interface Overlay {
-  offset: number;
-  data: Buffer;
-}
+export type { Overlay };
 
 /** Each block's sha256 of an image, or null where not known (./state-image.ts keeps the clean image's). */
 export type BlockDigests = Array<Uint8Array | null>;

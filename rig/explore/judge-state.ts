@@ -32,7 +32,8 @@ import { recordScan, scanCrashImage } from '../cycle/stages/scan.js';
 import type { PickedState } from './pick-states.js';
 import { statsAt, type RecordingStats } from './recording-stats.js';
 import type { SameImage } from './judged-images.js';
-import { landedPieces, type StateImages } from './state-image.js';
+import { landedWrites } from '../../faults/materialize.js';
+import type { StateImages } from './state-image.js';
 import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
 import type { ScanMemo } from '../cycle/scan-memo.js';
 
@@ -127,7 +128,8 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     record.throughput = input.load.throughput;
     record.ledger = { checked: false, acked: at.ackedCount, missing: 0 };
     record.pendingWrites = plan.writes;
-    hashing = images.digestWith(landedPieces(journal, plan));
+    // the state's crash image is the clean image with what the plan lands laid over it
+    hashing = images.digestWith(landedWrites(journal, plan));
     // a clone is served in place and deleted afterwards; a working image has the recovery's writes recorded, to undo them
     const serve = images.clones ? {} : { record: { path: join(recoverDir, RECORDING_FILE), maxBytes: RECOVERY_RECORD_MAX } };
     const scanned = await timer.time('scanBefore', () =>

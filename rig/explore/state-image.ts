@@ -127,7 +127,7 @@ export class StateImages {
     this.store!.clone(this.cleanPath(), this.work);
     const fd = openSync(this.work, 'r+');
     try {
-      for (const piece of landedPieces(journal, plan)) writeAt(fd, piece.data, piece.offset);
+      for (const piece of landedWrites(journal, plan)) writeAt(fd, piece.data, piece.offset);
     } finally {
       closeSync(fd);
     }
@@ -191,14 +191,6 @@ function overlay(into: Buffer, offset: number, data: Buffer, at: number): void {
   const from = Math.max(offset, at);
   const to = Math.min(offset + into.length, at + data.length);
   if (from < to) data.copy(into, from - offset, from - at, to - at);
-}
-
-/**
- * What a plan lands, as pieces laid over the clean image in arrival order (later writes win, as in
- * faults/materialize.ts): the state's crash image is the clean image with these written over it.
- */
-export function landedPieces(journal: JournalEntry[], plan: CrashPlan): Overlay[] {
-  return landedWrites(journal, plan);
 }
 
 /** States of one barrier whose plans land the same units have the same crash image. */
