@@ -26,27 +26,14 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BeyondWindow, CircularLog } from './circular-log.js';
 import { crc32c } from './crc32c.js';
+import type { FileOpKind, Page0HeaderWrite, RedoFileOp } from './redo-records.js';
+import { MtrColumns, type RedoParseMemo } from './redo-parse-memo.js';
 import { readCheckpointHeader, REDO_HEADER_BYTES } from './redo-checkpoint.js';
 import { FIL_PAGE_DATA, FIL_PAGE_TYPE, FSP_SPACE_FLAGS, readLsn, readU32 } from './page-format.js';
 
-export type FileOpKind = 'create' | 'delete' | 'rename' | 'modify';
-
-export interface RedoFileOp {
-  lsn: number; // the LSN of the mini-transaction that holds it
-  op: FileOpKind;
-  space: number;
-  name: string;
-  newName?: string; // a rename's new name
-}
-
-/** A WRITE record to page 0 of a tablespace that covers the space header's size or flags. */
-export interface Page0HeaderWrite {
-  lsn: number; // the LSN of the mini-transaction that holds it
-  space: number;
-  size: number | null; // the FSP_SIZE it writes (pages); null: it does not cover FSP_SIZE
-  flags: number | null; // the FSP_SPACE_FLAGS it writes; null: it does not cover them
-}
+export type { FileOpKind, Page0HeaderWrite, RedoFileOp } from './redo-records.js';
 
 export interface RedoFileOps {
   from: number; // the checkpoint LSN
@@ -83,342 +70,246 @@ const PREDEFINED = new Set([0, 0xfffffffe]);
 /** The header's first LSN: the LSN of the byte at REDO_HEADER_BYTES. */
 const FIRST_LSN_AT = 8;
 
-/** A read past the part of the log that was read from the file: read more and parse again. */
-class BeyondWindow extends Error {}
+/**
+ * Reads a mini-transaction's records from the log. Numbers and record lengths are read often (a
+ * few per record, thousands of records per state), so each read returns its value and leaves its
+ * size in a field (`size`, `bodyAt`) instead of allocating a pair.
+ */
+class RecordReader {
+  size = 0; // the bytes the last variable-length number took
+  bodyAt = 0; // where the last record measured starts its body
+
+  constructor(readonly log: CircularLog) {}
+
+  /** A variable-length number (1 to 5 bytes) at `lsn`, its size in `size`; -1: not one. */
+  varint(lsn: number): number {
+    const b = this.log.at(lsn);
+    let extra: number;
+    let base: number;
+    if (b < 0x80) {
+      this.size = 1;
+      return b;
+    }
+    if (b < 0xc0) {
+      extra = 1;
+      base = 0x80 + (b & 0x3f) * 0x100;
+    } else if (b < 0xe0) {
+      extra = 2;
+      base = 0x4080 + (b & 0x1f) * 0x10000;
+    } else if (b < 0xf0) {
+      extra = 3;
+      base = 0x204080 + (b & 0x0f) * 0x1000000;
+    } else if (b < 0xf8) {
+      extra = 4;
+      base = 0x10204080 + (b & 0x07) * 0x100000000;
+    } else return -1;
+    let v = 0;
+    for (let i = 1; i <= extra; i++) v = v * 256 + this.log.at(lsn + i);
+    this.size = extra + 1;
+    return base + v;
+  }
+
+  /** A variable-length number at `at` that ends by `end`, the end of its record; -1: it does not. */
+  varintWithin(at: number, end: number): number {
+    if (at >= end) return -1;
+    const v = this.varint(at);
+    return v >= 0 && at + this.size <= end ? v : -1;
+  }
+
+  /** The length of the record's body after its first byte, its start in `bodyAt`; -1: corrupt. */
+  recordLength(lsn: number): number {
+    const log = this.log;
+    const short = log.at(lsn) & 0x0f;
+    if (short) {
+      this.bodyAt = lsn + 1;
+      return short;
+    }
+    const b = log.at(lsn + 1);
+    if (b < 0x80) {
+      this.bodyAt = lsn + 2;
+      return b + 14;
+    }
+    if (b < 0xc0) {
+      this.bodyAt = lsn + 3;
+      return (b & 0x3f) * 0x100 + log.at(lsn + 2) + 141;
+    }
+    if (b < 0xe0) {
+      this.bodyAt = lsn + 4;
+      return (b & 0x1f) * 0x10000 + log.at(lsn + 2) * 0x100 + log.at(lsn + 3) + 16524;
+    }
+    return -1;
+  }
+}
+
+function fileOp(r: RecordReader, mtrLsn: number, type: number, body: number, end: number): RedoFileOp | null {
+  const op = FILE_OPS[type];
+  const space = r.varint(body);
+  if (!op || space < 0) return null;
+  const spaceSize = r.size;
+  const page = r.varint(body + spaceSize);
+  const nameAt = body + spaceSize + (page < 0 ? 0 : r.size);
+  if (page < 0 || nameAt > end) return null; // the numbers run past the record: corrupt
+  const text = Buffer.from(r.log.slice(nameAt, end - nameAt)).toString('latin1');
+  const [name, newName] = text.split('\0');
+  return { lsn: mtrLsn, op, space, name: name!, ...(op === 'rename' && newName !== undefined ? { newName } : {}) };
+}
 
 /**
- * The log's circular body, or the part of it read so far: `body` holds the bytes from `startLsn`
- * on, in LSN order. Holding the whole body, it wraps as the file does; holding part, a read past
- * it throws BeyondWindow.
+ * The page the previous page record was on, and the offset on it (last_offset) a same_page record
+ * starts from; `on` false: none (no page record yet, or the last was malformed), so a same_page
+ * record is skipped. One per parse, moved record by record.
  */
-class CircularLog {
-  constructor(
-    readonly capacity: number,
-    readonly firstLsn: number,
-    private readonly startLsn: number,
-    private readonly body: Uint8Array,
-  ) {}
-
-  /** How many times the log has wrapped at `lsn`: the sequence bit flips with each. */
-  lap(lsn: number): number {
-    return Math.floor((lsn - this.firstLsn) / this.capacity);
-  }
-
-  /** How many bytes from `lsn` on the log holds in order (the whole body, when it wraps). */
-  available(lsn: number): number {
-    const i = lsn - this.startLsn;
-    if (this.body.length === this.capacity) return this.capacity;
-    return i < 0 ? 0 : Math.max(0, this.body.length - i);
-  }
-
-  at(lsn: number): number {
-    const i = lsn - this.startLsn;
-    if (this.body.length === this.capacity) return this.body[((i % this.capacity) + this.capacity) % this.capacity]!;
-    if (i < 0 || i >= this.body.length) throw new BeyondWindow();
-    return this.body[i]!;
-  }
-
-  slice(lsn: number, length: number): Uint8Array {
-    const i = lsn - this.startLsn;
-    if (this.body.length < this.capacity) {
-      if (i < 0 || i + length > this.body.length) throw new BeyondWindow();
-      return this.body.subarray(i, i + length);
-    }
-    const start = ((i % this.capacity) + this.capacity) % this.capacity;
-    if (start + length <= this.capacity) return this.body.subarray(start, start + length);
-    const out = new Uint8Array(length);
-    out.set(this.body.subarray(start));
-    out.set(this.body.subarray(0, length - (this.capacity - start)), this.capacity - start);
-    return out;
-  }
-}
-
-/** A variable-length number (1 to 5 bytes) at `lsn`: its value and its length. */
-function readVarint(log: CircularLog, lsn: number): [number, number] | null {
-  const b = log.at(lsn);
-  const more = (n: number): number => {
-    let v = 0;
-    for (let i = 1; i <= n; i++) v = v * 256 + log.at(lsn + i);
-    return v;
-  };
-  if (b < 0x80) return [b, 1];
-  if (b < 0xc0) return [0x80 + (b & 0x3f) * 0x100 + more(1), 2];
-  if (b < 0xe0) return [0x4080 + (b & 0x1f) * 0x10000 + more(2), 3];
-  if (b < 0xf0) return [0x204080 + (b & 0x0f) * 0x1000000 + more(3), 4];
-  if (b < 0xf8) return [0x10204080 + (b & 0x07) * 0x100000000 + more(4), 5];
-  return null;
-}
-
-/** The length of the record's body after its first byte, and where the body starts; null: corrupt. */
-function recordLength(log: CircularLog, lsn: number): { body: number; length: number } | null {
-  const short = log.at(lsn) & 0x0f;
-  if (short) return { body: lsn + 1, length: short };
-  const b = log.at(lsn + 1);
-  if (b < 0x80) return { body: lsn + 2, length: b + 14 };
-  if (b < 0xc0) return { body: lsn + 3, length: (b & 0x3f) * 0x100 + log.at(lsn + 2) + 141 };
-  if (b < 0xe0) return { body: lsn + 4, length: (b & 0x1f) * 0x10000 + log.at(lsn + 2) * 0x100 + log.at(lsn + 3) + 16524 };
-  return null;
-}
-
-/** A variable-length number at `at` that ends by `end`, the end of its record; null: it does not. */
-function varintWithin(log: CircularLog, at: number, end: number): [number, number] | null {
-  if (at >= end) return null;
-  const v = readVarint(log, at);
-  return v && at + v[1] <= end ? v : null;
-}
-
-function fileOp(log: CircularLog, mtrLsn: number, type: number, body: number, end: number): RedoFileOp | null {
-  const op = FILE_OPS[type];
-  const space = readVarint(log, body);
-  if (!op || !space) return null;
-  const page = readVarint(log, body + space[1]);
-  const nameAt = body + space[1] + (page?.[1] ?? 0);
-  if (!page || nameAt > end) return null; // the numbers run past the record: corrupt
-  const text = Buffer.from(log.slice(nameAt, end - nameAt)).toString('latin1');
-  const [name, newName] = text.split('\0');
-  return { lsn: mtrLsn, op, space: space[0], name: name!, ...(op === 'rename' && newName !== undefined ? { newName } : {}) };
-}
-
-/** The page the previous page record was on, and the offset on it (last_offset) a same_page record starts from. */
 interface PageAt {
+  on: boolean;
   space: number;
   page: number;
   offset: number;
-}
-
-/** A page record parsed: the page and offset the next same_page record continues from (null: none can), and its header write. */
-interface PageStep {
-  at: PageAt | null;
-  header: Omit<Page0HeaderWrite, 'lsn'> | null;
-}
-
-const MALFORMED: PageStep = { at: null, header: null };
-
-/**
- * The page a page record is on and where its own bytes start: with same_page, the previous record's
- * page, right after the length; without, the tablespace id and page number that start it, at offset 0.
- */
-function recordPage(log: CircularLog, b: number, body: number, end: number, previous: PageAt | null): { page: PageAt; from: number } | null {
-  if (b & SAME_PAGE) return previous && { page: previous, from: body };
-  const space = varintWithin(log, body, end);
-  const page = space && varintWithin(log, body + space[1], end);
-  if (!space || !page) return null;
-  return { page: { space: space[0], page: page[0], offset: 0 }, from: body + space[1] + page[1] };
 }
 
 /**
  * A WRITE of `length` bytes (at `dataAt` in the log) to `start` on its page: when the page is page 0
  * of a tablespace that is not predefined, the size and flags it covers whole, read from its data.
  */
-function headerWrite(log: CircularLog, page: PageAt, start: number, dataAt: number, length: number): PageStep['header'] {
-  if (page.page !== 0 || PREDEFINED.has(page.space)) return null;
-  const field = (at: number): number | null =>
-    start <= at && start + length >= at + 4 ? readU32(log.slice(dataAt + at - start, 4), 0) : null;
+function headerWrite(log: CircularLog, lsn: number, at: PageAt, start: number, dataAt: number, length: number): Page0HeaderWrite | null {
+  if (at.page !== 0 || PREDEFINED.has(at.space)) return null;
+  const field = (where: number): number | null =>
+    start <= where && start + length >= where + 4 ? readU32(log.slice(dataAt + where - start, 4), 0) : null;
   const size = field(FSP_SIZE_AT);
   const flags = field(FSP_SPACE_FLAGS);
-  return size === null && flags === null ? null : { space: page.space, size, flags };
+  return size === null && flags === null ? null : { lsn, space: at.space, size, flags };
 }
 
 /**
- * A WRITE, MEMSET or MEMMOVE, whose bytes start with an offset added to last_offset. A WRITE's data
- * is the rest of the record; a MEMSET's and MEMMOVE's length follows the offset (then the fill bytes
- * or the source). last_offset moves past the bytes changed.
+ * A page record (first byte `b`, body from `body` to `end`) of the mini-transaction at `lsn`: moves
+ * `at` to the page it is on and past the bytes it changes (or off any page, when malformed), and
+ * pushes the page-0 header write it makes. Without same_page, the tablespace id and page number
+ * start it, at offset 0; with it, it continues where the previous page record left off. A WRITE,
+ * MEMSET or MEMMOVE starts with an offset added to last_offset: a WRITE's data is the rest of the
+ * record; a MEMSET's and MEMMOVE's length follows the offset (then the fill bytes or the source).
  */
-function pageChange(log: CircularLog, type: number, page: PageAt, from: number, end: number): PageStep {
-  const offset = varintWithin(log, from, end);
-  if (!offset) return MALFORMED;
-  const start = page.offset + offset[0];
-  const rest = from + offset[1];
-  if (type === WRITE) return { at: { ...page, offset: start + end - rest }, header: headerWrite(log, page, start, rest, end - rest) };
-  const length = varintWithin(log, rest, end);
-  return length ? { at: { ...page, offset: start + length[0] }, header: null } : MALFORMED;
-}
-
-/** A page record (first byte `b`, body from `body` to `end`), after `previous`, the page record before it or null. */
-function pageRecord(log: CircularLog, b: number, body: number, end: number, previous: PageAt | null): PageStep {
-  const where = recordPage(log, b, body, end, previous);
-  if (!where) return MALFORMED;
-  const { page, from } = where;
+function pageRecord(r: RecordReader, lsn: number, b: number, body: number, end: number, at: PageAt, headers: Page0HeaderWrite[]): void {
+  let from = body;
+  if (!(b & SAME_PAGE)) {
+    const space = r.varintWithin(body, end);
+    const spaceSize = r.size;
+    const page = space < 0 ? -1 : r.varintWithin(body + spaceSize, end);
+    if (page < 0) {
+      at.on = false;
+      return;
+    }
+    at.on = true;
+    at.space = space;
+    at.page = page;
+    at.offset = 0;
+    from = body + spaceSize + r.size;
+  } else if (!at.on) return;
   const type = b & 0x70;
-  if (type === FREE_PAGE) return { at: { ...page, offset: 1 }, header: null };
-  if (type === INIT_PAGE || type === EXTENDED) return { at: { ...page, offset: FIL_PAGE_TYPE }, header: null };
-  if (type === WRITE || type === MEMSET || type === MEMMOVE) return pageChange(log, type, page, from, end);
-  return { at: page, header: null };
+  if (type === FREE_PAGE) at.offset = 1;
+  else if (type === INIT_PAGE || type === EXTENDED) at.offset = FIL_PAGE_TYPE;
+  else if (type === WRITE || type === MEMSET || type === MEMMOVE) {
+    const offset = r.varintWithin(from, end);
+    if (offset < 0) {
+      at.on = false;
+      return;
+    }
+    const start = at.offset + offset;
+    const rest = from + r.size;
+    if (type === WRITE) {
+      const header = headerWrite(r.log, lsn, at, start, rest, end - rest);
+      if (header) headers.push(header);
+      at.offset = start + end - rest;
+      return;
+    }
+    const length = r.varintWithin(rest, end);
+    if (length < 0) at.on = false;
+    else at.offset = start + length;
+  }
 }
 
-/** What a mini-transaction's records hold. */
-interface MtrRecords {
-  ops: RedoFileOp[];
-  headers: Page0HeaderWrite[];
-}
-
-/** The records of the mini-transaction at `lsn`: what they hold and where its end byte is; null: corrupt. */
-function parseRecords(log: CircularLog, lsn: number): (MtrRecords & { end: number }) | null {
-  const found: MtrRecords = { ops: [], headers: [] };
+/**
+ * The records of the mini-transaction at `lsn`, their creates, renames, deletes and page-0 header
+ * writes pushed to `ops` and `headers`; where its end byte is, or -1: corrupt (what it pushed is
+ * the caller's to take back).
+ */
+function parseRecords(r: RecordReader, lsn: number, ops: RedoFileOp[], headers: Page0HeaderWrite[]): number {
+  const log = r.log;
   let at = lsn;
   let leading = true; // file records come first, with same_page set
-  let page: PageAt | null = null; // where the previous page record left off
+  const page: PageAt = { on: false, space: 0, page: 0, offset: 0 };
   for (;;) {
     const b = log.at(at);
-    if (b <= 1) return { ...found, end: at };
-    const len = recordLength(log, at);
-    if (!len || len.body + len.length - lsn > log.capacity) return null;
-    const end = len.body + len.length;
+    if (b <= 1) return at;
+    const length = r.recordLength(at);
+    const body = r.bodyAt;
+    if (length < 0 || body + length - lsn > log.capacity) return -1;
+    const end = body + length;
     if (leading && b & SAME_PAGE) {
       const type = b & 0xf0;
       if (type !== FILE_CHECKPOINT) {
-        const op = fileOp(log, lsn, type, len.body, end);
-        if (!op) return null;
-        found.ops.push(op);
+        const op = fileOp(r, lsn, type, body, end);
+        if (!op) return -1;
+        if (op.op !== 'modify') ops.push(op);
       }
     } else {
       leading = false;
-      const step = pageRecord(log, b, len.body, end, page);
-      page = step.at;
-      if (step.header) found.headers.push({ lsn, ...step.header });
+      pageRecord(r, lsn, b, body, end, page, headers);
     }
     at = end;
   }
 }
 
-/** A mini-transaction a parse accepted: where it starts, where the next starts, its sequence bit and records. */
-interface ParsedMtr {
-  lsn: number;
-  next: number;
-  bit: number;
-  records: MtrRecords;
-}
-
-/** How many leading bytes `a` and `b` have in common. */
-function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  const block = 64 * 1024;
-  let at = 0;
-  while (at < n && Buffer.compare(a.subarray(at, Math.min(at + block, n)), b.subarray(at, Math.min(at + block, n))) === 0) at += block;
-  if (at >= n) return n;
-  while (a[at] === b[at]) at++;
-  return at;
+/**
+ * Parses the mini-transaction at `lsn` onto `mtrs`: true, or false where the log ends (no record,
+ * corrupt records, a sequence bit other than `expectedBit` of its end, or a bad CRC).
+ */
+function parseMtr(r: RecordReader, lsn: number, expectedBit: (endLsn: number) => number | null, mtrs: MtrColumns): boolean {
+  const log = r.log;
+  const [opsBefore, headersBefore] = [mtrs.ops.length, mtrs.headers.length];
+  const at = parseRecords(r, lsn, mtrs.ops, mtrs.headers);
+  const bit = at > lsn ? log.at(at) : -1; // at === lsn: no record, not a mini-transaction
+  const expected = bit < 0 ? null : expectedBit(at);
+  if (bit < 0 || (expected !== null && bit !== expected) || crc32c(log.slice(lsn, at - lsn)) !== readU32(log.slice(at + 1, 4), 0)) {
+    mtrs.ops.length = opsBefore;
+    mtrs.headers.length = headersBefore;
+    return false;
+  }
+  mtrs.push(lsn, at + 5, bit);
+  return true;
 }
 
 /**
- * Mini-transactions parsed before. A mini-transaction's records, its sequence bit and its checksum
- * come from its own bytes alone, so one at the same LSN with the same bytes parses the same: the
- * crash images explore judges from one recording share most of their log, and each parse reads
- * only what is new. Two ways: the last parse's bytes, compared in bulk, give every mini-transaction
- * up to the first byte that differs (consecutive states share all but the log's tail); past it,
- * each mini-transaction is looked up by LSN with its bytes. Memory: the bytes of each one kept,
- * and the last parse's.
+ * The file operations and page-0 header writes from the checkpoint `from` to where the log ends,
+ * parsed mini-transaction by mini-transaction, or taken in runs from the memo's kept parses where
+ * the log holds the same bytes (./redo-parse-memo.ts).
  */
-export class RedoParseMemo {
-  private readonly seen = new Map<number, { bytes: Buffer; records: MtrRecords; end: number }>();
-  private last: { firstLsn: number; capacity: number; from: number; bytes: Buffer; mtrs: ParsedMtr[] } | null = null;
-  hits = 0;
-  misses = 0;
-  /** Mini-transactions taken from the last parse, in bulk. */
-  reused = 0;
-
-  /**
-   * The mini-transactions the last parse accepted from `from` on whose bytes the log holds
-   * unchanged, in order. Their sequence bits agree among themselves, as the last parse found.
-   */
-  unchangedFrom(log: CircularLog, from: number): ParsedMtr[] {
-    const last = this.last;
-    if (!last || last.firstLsn !== log.firstLsn || last.capacity !== log.capacity) return [];
-    const mtrs = last.mtrs;
-    let lo = 0;
-    let hi = mtrs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (mtrs[mid]!.lsn < from) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo === mtrs.length || mtrs[lo]!.lsn !== from) return [];
-    const offset = from - last.from;
-    const length = Math.min(last.bytes.length - offset, log.available(from));
-    const same = from + sharedPrefix(log.slice(from, length), last.bytes.subarray(offset, offset + length));
-    let end = lo;
-    while (end < mtrs.length && mtrs[end]!.next <= same) end++;
-    this.reused += end - lo;
-    return mtrs.slice(lo, end);
-  }
-
-  /** A whole parse from `from`: what the next one compares with. */
-  rememberParse(log: CircularLog, from: number, to: number, mtrs: ParsedMtr[]): void {
-    if (to - from > log.capacity) {
-      this.last = null;
-      return;
-    }
-    this.last = { firstLsn: log.firstLsn, capacity: log.capacity, from, bytes: Buffer.from(log.slice(from, to - from)), mtrs };
-  }
-
-  /** The mini-transaction at `lsn` if the log holds the same bytes there as when it was parsed. */
-  known(log: CircularLog, lsn: number): { records: MtrRecords; end: number; bit: number } | null {
-    const mtr = this.seen.get(lsn);
-    if (!mtr) return null;
-    let bytes: Uint8Array;
-    try {
-      bytes = log.slice(lsn, mtr.bytes.length);
-    } catch {
-      return null; // past the window: parsed afresh, which asks for a wider one
-    }
-    if (!mtr.bytes.equals(bytes)) return null;
-    this.hits++;
-    return { records: mtr.records, end: mtr.end, bit: mtr.bytes[mtr.end - lsn]! };
-  }
-
-  remember(log: CircularLog, lsn: number, records: MtrRecords, end: number): void {
-    this.misses++;
-    this.seen.set(lsn, { bytes: Buffer.from(log.slice(lsn, end + 5 - lsn)), records, end });
-  }
-}
-
-/** One mini-transaction at `lsn`: what its records hold and where the next starts; null: the log ends here. */
-function parseMtr(log: CircularLog, lsn: number, sequenceBit: (endLsn: number) => number | null, memo?: RedoParseMemo): (MtrRecords & { next: number; bit: number }) | null {
-  const known = memo?.known(log, lsn);
-  if (known) {
-    const expected = sequenceBit(known.end);
-    if (expected !== null && known.bit !== expected) return null;
-    return { ops: known.records.ops, headers: known.records.headers, next: known.end + 5, bit: known.bit };
-  }
-  const records = parseRecords(log, lsn);
-  if (!records || records.end === lsn) return null; // no record: not a mini-transaction
-  const at = records.end;
-  const bit = log.at(at);
-  const expected = sequenceBit(at);
-  if (expected !== null && bit !== expected) return null;
-  const stored = readU32(log.slice(at + 1, 4), 0);
-  if (crc32c(log.slice(lsn, at - lsn)) !== stored) return null;
-  memo?.remember(log, lsn, { ops: records.ops, headers: records.headers }, at);
-  return { ops: records.ops, headers: records.headers, next: at + 5, bit };
-}
-
-/** The file operations and page-0 header writes from the checkpoint `from` to where the log ends. */
 function parseFrom(log: CircularLog, from: number, memo?: RedoParseMemo): RedoFileOps {
-  const ops: RedoFileOp[] = [];
-  const page0Headers: Page0HeaderWrite[] = [];
-  const parsed: ParsedMtr[] = [];
-  let lsn = from;
+  const r = new RecordReader(log);
+  const mtrs = new MtrColumns();
+  const limit = from + log.capacity; // one lap at most
   // the first mini-transaction's end byte sets the bit; it flips with each lap after
   let first: { bit: number; lap: number } | null = null;
-  const sequenceBit = (endLsn: number): number | null => (first ? first.bit ^ ((log.lap(endLsn) - first.lap) & 1) : null);
-  const take = (mtr: ParsedMtr) => {
-    if (!first) first = { bit: mtr.bit, lap: log.lap(mtr.next - 5) };
-    for (const op of mtr.records.ops) if (op.op !== 'modify') ops.push(op);
-    for (const header of mtr.records.headers) page0Headers.push(header);
-    parsed.push(mtr);
-    lsn = mtr.next;
-  };
-  for (const mtr of memo?.unchangedFrom(log, from) ?? []) {
-    if (mtr.lsn - from >= log.capacity) break;
-    take(mtr);
+  const expectedBit = (endLsn: number): number | null => (first ? first.bit ^ ((log.lap(endLsn) - first.lap) & 1) : null);
+  let lsn = from;
+  while (lsn < limit) {
+    const run = memo?.runFrom(log, lsn, limit);
+    if (run) {
+      // a run's bits agree among themselves; its first must agree with this parse's
+      const end = run.mtrs.next[run.lo]!;
+      const expected = expectedBit(end - 5);
+      if (expected === null || expected === run.mtrs.bit[run.lo]) {
+        mtrs.pushRun(run.mtrs, run.lo, run.end);
+        first ??= { bit: run.mtrs.bit[run.lo]!, lap: log.lap(end - 5) };
+        lsn = run.mtrs.next[run.end - 1]!;
+        continue;
+      }
+    }
+    if (!parseMtr(r, lsn, expectedBit, mtrs)) break;
+    if (memo) memo.misses++;
+    lsn = mtrs.next[mtrs.n - 1]!;
+    first ??= { bit: mtrs.bit[0]!, lap: log.lap(lsn - 5) };
   }
-  while (lsn - from < log.capacity) {
-    const mtr = parseMtr(log, lsn, sequenceBit, memo);
-    if (!mtr) break;
-    take({ lsn, next: mtr.next, bit: mtr.bit, records: { ops: mtr.ops, headers: mtr.headers } });
-  }
-  memo?.rememberParse(log, from, lsn, parsed);
-  return { from, to: lsn, ops, page0Headers };
+  memo?.keep(log, from, lsn, mtrs);
+  return { from, to: lsn, ops: [...mtrs.ops], page0Headers: [...mtrs.headers] }; // the kept parse keeps its own lists
 }
 
 /** Parses a whole ib_logfile0 from its checkpoint; null when it is no 10.8+ log. */
@@ -439,7 +330,10 @@ async function readFully(file: FileHandle, into: Buffer, offset: number, length:
   }
 }
 
-/** The first part of the log read from the checkpoint; it grows fourfold while the log goes on past it. */
+/**
+ * The first part of the log read from the checkpoint (or more, with a memo whose parses were longer);
+ * it grows fourfold while the log goes on past it.
+ */
 const FIRST_WINDOW = 4 << 20;
 
 /**
@@ -461,7 +355,9 @@ export async function readRedoFileOps(datadir: string, firstWindow = FIRST_WINDO
     const firstLsn = readLsn(head, FIRST_LSN_AT);
     const from = header.checkpoint.lsn;
     const startAt = (((from - firstLsn) % capacity) + capacity) % capacity;
-    for (let window = Math.min(firstWindow, capacity); ; window = Math.min(window * 4, capacity)) {
+    // a log about as long as the longest parsed before is read at once, not grown into
+    const likely = memo ? memo.longestParse() * 1.25 + 65536 : 0;
+    for (let window = Math.min(Math.max(firstWindow, Math.ceil(likely)), capacity); ; window = Math.min(window * 4, capacity)) {
       const body = Buffer.allocUnsafe(window); // read whole, or readFully throws
       const tail = Math.min(window, capacity - startAt); // up to the file's end, then from the body's start
       await readFully(file, body, 0, tail, REDO_HEADER_BYTES + startAt);
