@@ -85,9 +85,12 @@ function indexOpen(fd: number, path: string): Recording {
   return { path, events, bytes, ended };
 }
 
-/** The new bytes of a recorded write, from the recording open at fd. */
-export function readRecordedData(fd: number, write: RecordedWrite): Buffer {
-  const data = Buffer.allocUnsafe(write.length); // filled whole, or it throws
+/**
+ * The new bytes of a recorded write, from the recording open at fd. With `scratch` (bytes used at
+ * once and not kept), read into it where they fit: a view of it, good until its next use.
+ */
+export function readRecordedData(fd: number, write: RecordedWrite, scratch?: Buffer): Buffer {
+  const data = scratch && write.length <= scratch.length ? scratch.subarray(0, write.length) : Buffer.allocUnsafe(write.length); // filled whole, or it throws
   for (let got = 0; got < write.length;) {
     const n = readSync(fd, data, got, write.length - got, write.dataAt + got);
     if (n === 0) throw diskFailure(`the recording ends inside write ${write.seq}'s data (byte ${write.dataAt + got} of ${write.dataAt + write.length})`);

@@ -27,7 +27,7 @@ export class StateImages {
   private readonly digester = new DigestWorker(); // started by the first digest, kept for the next
   /** The most the clone store held when a state was discarded (every lane's images), bytes. */
   peakStoreBytes = 0;
-  private scratch: Buffer | null = null; // restore's buffer, kept: a fresh one per range made work for the garbage collector
+  private scratch: Buffer | null = null; // advance's and restore's buffer, kept: a fresh one per write or range made work for the garbage collector
 
   private constructor(
     readonly clean: string | null, // null: a one-off rebuild, never put back
@@ -72,7 +72,7 @@ export class StateImages {
     try {
       for (; this.applied < durableCount; this.applied++) {
         const w = this.writes[this.applied]!;
-        const data = readRecordedData(this.recordingFd, w);
+        const data = readRecordedData(this.recordingFd, w, this.scratchBuffer());
         if (clean !== null) writeAt(clean, data, w.offset);
         if (work !== null) writeAt(work, data, w.offset);
         if (this.cleanBlocks) forgetBlocks(this.cleanBlocks, w.offset, w.length);
@@ -149,11 +149,11 @@ export class StateImages {
   restore(ranges: Iterable<DeviceRange>): void {
     const clean = openSync(this.cleanPath(), 'r');
     const work = openSync(this.work, 'r+');
-    this.scratch ??= Buffer.allocUnsafe(RESTORE_CHUNK);
+    const scratch = this.scratchBuffer();
     try {
       for (const r of ranges) {
         for (let at = 0; at < r.length; at += RESTORE_CHUNK) {
-          const part = this.scratch.subarray(0, Math.min(RESTORE_CHUNK, r.length - at));
+          const part = scratch.subarray(0, Math.min(RESTORE_CHUNK, r.length - at));
           readInto(clean, part, r.offset + at);
           writeAt(work, part, r.offset + at);
         }
@@ -178,6 +178,10 @@ export class StateImages {
   /** Ends the digest worker; the images themselves stay where they are. */
   async close(): Promise<void> {
     await this.digester.close();
+  }
+
+  private scratchBuffer(): Buffer {
+    return (this.scratch ??= Buffer.allocUnsafe(RESTORE_CHUNK));
   }
 
   private cleanPath(): string {
