@@ -21,7 +21,7 @@
  */
 import type { CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
-import { FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, readLsn, readU32 } from '../pages/page-format.js';
+import { FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, readLsn, readU32 } from '../pages/page-format.js';
 import type { CopyInFlight, CopyOverwritten } from '../results/types.js';
 import type { PageTruth } from './page-truth.js';
 
@@ -51,13 +51,16 @@ function imagesOfNewest(journal: readonly JournalEntry[], torn: Torn, side: 'new
   }
   const found = new Map<string, { seq: number; want: Wanted }[]>();
   if (!wanted.size) return found;
+  // every sector of every pending write is looked at: its header read in place, a key made only for a wanted page number
+  const pages = new Set([...torn].map(({ truth }) => truth.page));
   for (const entry of journal) {
     const bytes = entry[side];
     for (let at = 0; at + HEADER_BYTES <= bytes.length; at += SECTOR) {
-      const image = bytes.subarray(at, at + HEADER_BYTES);
-      const key = inFlightKey(readU32(image, FIL_PAGE_SPACE_ID), readU32(image, FIL_PAGE_OFFSET));
+      const page = readU32(bytes, at + FIL_PAGE_OFFSET);
+      if (!pages.has(page)) continue;
+      const key = inFlightKey(readU32(bytes, at + FIL_PAGE_SPACE_ID), page);
       const want = wanted.get(key);
-      if (!want || want.homeSeqs.includes(entry.seq) || readLsn(image) !== want.lsn) continue;
+      if (!want || want.homeSeqs.includes(entry.seq) || readLsn(bytes, at + FIL_PAGE_LSN) !== want.lsn) continue;
       found.set(key, [...(found.get(key) ?? []), { seq: entry.seq, want }]);
     }
   }
