@@ -161,7 +161,10 @@ export class RedoParseMemo {
   /** A whole parse from `from` to `to`: what later ones take runs from. */
   keep(log: CircularLog, from: number, to: number, mtrs: MtrColumns): void {
     if (to - from > log.capacity || mtrs.n === 0) return;
-    const parse = { firstLsn: log.firstLsn, capacity: log.capacity, from, bytes: log.slice(from, to - from), mtrs };
+    // a view keeps the whole read alive: copied where the read was much longer than the parse (a window grown fourfold)
+    const view = log.slice(from, to - from);
+    const bytes = view.buffer.byteLength > 2 * view.length ? new Uint8Array(view) : view;
+    const parse = { firstLsn: log.firstLsn, capacity: log.capacity, from, bytes, mtrs };
     // a log parsed before, whole and unchanged (the same state's log again): kept once
     const same = (p: KeptParse) => p.firstLsn === parse.firstLsn && p.capacity === parse.capacity && p.from === from && Buffer.compare(p.bytes, parse.bytes) === 0;
     this.kept = [parse, ...this.kept.filter((p) => !same(p))].slice(0, KEPT);
