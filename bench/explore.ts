@@ -10,7 +10,8 @@
  * one at a time: the baseline's); whether every pass gave the baseline's verdicts, torn-page lists
  * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
  * costs (the machine's busy time and the rig's own process's), with the rate the cores could reach at
- * that cost; and any state whose recovery ran to the rig's bound (a hung server), with the rate
+ * that cost, without and with the recording (its share of the limit says whether the target can be
+ * reached on this machine at all); and any state whose recovery ran to the rig's bound (a hung server), with the rate
  * without it. Target: 75% of the limit.
  * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`).
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
@@ -191,13 +192,16 @@ function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
   const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
+  // every core busy judging from the recording's end: the most this pass's CPU cost allows
+  const ceiling = (n / (recordMs + (p.cpu.machine * 1000) / cpus().length)) * 3_600_000;
   return (
     `  ${p.name} (${p.lanes} at once): ${perHour.toFixed(0)} states/h with the recording (${(p.result.statesMs / 1000 / Math.max(1, n)).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
     `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
     `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight\n` +
     `    CPU per state: the machine's ${(p.cpu.machine / Math.max(1, n)).toFixed(2)} s, the rig's own process ${(p.cpu.rig / Math.max(1, n)).toFixed(2)} s; ` +
-    `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / (p.cpu.machine / Math.max(1, n))).toFixed(0)} states/h`
+    `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / (p.cpu.machine / Math.max(1, n))).toFixed(0)} states/h, ` +
+    `${ceiling.toFixed(0)} with the recording (${Math.round((100 * ceiling) / limitPerHour)}% of the limit)`
   );
 }
 
