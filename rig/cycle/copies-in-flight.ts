@@ -45,14 +45,15 @@ type Torn = readonly { truth: PageTruth; space: number | null }[];
  */
 function imagesOfNewest(journal: readonly JournalEntry[], torn: Torn, side: 'new' | 'old'): Map<string, { seq: number; want: Wanted }[]> {
   const wanted = new Map<string, Wanted>();
+  const pages = new Set<number>(); // their page numbers: a sector's key is made only for one of these
   for (const { truth, space } of torn) {
     if (space === null || truth.newestLsn === null) continue;
     wanted.set(inFlightKey(space, truth.page), { lsn: truth.newestLsn, homeSeqs: truth.writeSeqs });
+    pages.add(truth.page);
   }
   const found = new Map<string, { seq: number; want: Wanted }[]>();
   if (!wanted.size) return found;
-  // every sector of every pending write is looked at: its header read in place, a key made only for a wanted page number
-  const pages = new Set([...torn].map(({ truth }) => truth.page));
+  // every sector of every pending write is looked at, its header read in place
   for (const entry of journal) {
     const bytes = entry[side];
     for (let at = 0; at + HEADER_BYTES <= bytes.length; at += SECTOR) {

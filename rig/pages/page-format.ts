@@ -41,7 +41,7 @@ const ZEROS = Buffer.alloc(MAX_PAGE_SIZE);
 export function isAllZero(buf: Uint8Array, start = 0, end = buf.length): boolean {
   for (let at = start; at < end; at += ZEROS.length) {
     const n = Math.min(ZEROS.length, end - at);
-    if (Buffer.compare(Buffer.from(buf.buffer, buf.byteOffset + at, n), n === ZEROS.length ? ZEROS : ZEROS.subarray(0, n)) !== 0) return false;
+    if (ZEROS.compare(buf, at, at + n, 0, n) !== 0) return false;
   }
   return true;
 }
