@@ -36,6 +36,7 @@ import { landedWrites } from '../../faults/materialize.js';
 import type { StateImages } from './state-image.js';
 import { DIGEST_BLOCK } from '../results/crash-image-digest.js';
 import type { ScanMemo } from '../cycle/scan-memo.js';
+import type { Turns } from './turns.js';
 
 const RECOVERY_RECORD_MAX = 1024 * 1024 * 1024; // past it the working image is copied afresh
 
@@ -64,6 +65,8 @@ export interface StateInput {
   plan: CrashPlan; // the state's plan, drawn from its barrier's pending writes and its seed
   sameImage: SameImage; // the earlier state that judged the same crash image (./judged-images.ts)
   memo?: ScanMemo; // what the scans of earlier states found
+  /** The lanes' turns at the rig's own thread (./turns.ts): held while the image is built and scanned. */
+  turns?: Turns;
   signal?: AbortSignal;
 }
 
@@ -106,6 +109,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
   const touched: DeviceRange[] = barrier.pending.map((w) => ({ offset: w.offset, length: w.length }));
   let hashing: Promise<string> | null = null;
   let judgedBy: CycleRecord | null = null;
+  let endTurn = await takeTurn(input);
   try {
     mkdirSync(input.dir, { recursive: true });
     const server = serverIdentity(input.serverVersion);
@@ -136,6 +140,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
       scanCrashImage(settings, images.work, journal, plan, null, recoverDir, cleanup, server.flavor, input.diskEnvironment, { ...serve, ...(input.memo ? { memo: input.memo } : {}) }),
     );
     recordScan(record, scanned, settings.server.pageSize);
+    endTurn(); // before waiting on another state, which may wait for a turn
     const first = await input.sameImage.earlier;
     if (first) {
       record.explore.duplicateOf = first.id;
@@ -144,8 +149,10 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
     } else {
       const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...input.recoveryBounds };
       const recovery = await timer.time('recover', () => recoverServer(settings, input.runtime, scanned, at, cleanup, bounds, input.signal));
+      endTurn = await takeTurn(input);
       const after = await timer.time('scanAfter', () => scanAfterRecovery(scanned.datadir, recovery.run, scanned.torn, input.memo?.verdicts));
       await timer.time('judge', () => judgeRecovery(record, input.dir, scanned, recovery, after));
+      endTurn();
       if (record.verdict !== 'rig-error') judgedBy = record;
     }
     record.crashImageBlocksSha256 = await hashing;
@@ -153,6 +160,7 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
   } catch (error) {
     markRigError(record, error);
   } finally {
+    endTurn();
     await hashing?.catch(() => undefined); // it reads the clean image, which the next state moves on
     const problems = await cleanup.releaseAll();
     if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
@@ -168,6 +176,16 @@ export async function judgeState(input: StateInput): Promise<CycleRecord> {
   record.expectationHeld = record.verdict !== 'rig-error' && !contradicts(input.expectation, record.verdict, torn);
   writeFileSync(join(input.dir, 'cycle.json'), JSON.stringify(record, null, 1) + '\n');
   return record;
+}
+
+/** The state's turn at the rig's own thread, or none to wait for; the function returned ends it. */
+async function takeTurn(input: StateInput): Promise<() => void> {
+  const end = input.turns ? await input.turns.take() : () => undefined;
+  if (input.signal?.aborted) {
+    end();
+    input.signal.throwIfAborted();
+  }
+  return end;
 }
 
 /**

@@ -28,6 +28,7 @@ import { targetClaim, targetScores, type TargetClaim } from './state-targets.js'
 import { stateKey, StateImages } from './state-image.js';
 import { JudgedImages, type SameImage } from './judged-images.js';
 import { InOrder } from './in-order.js';
+import { Turns } from './turns.js';
 import { makePlan } from '../../faults/crash-plan.js';
 import { newScanMemo } from '../cycle/scan-memo.js';
 
@@ -145,6 +146,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     const plans = picked.map((s) => makePlan(s.barrier.pending, s.planSeed, atomicUnit, fates));
     const sameImages = new JudgedImages(picked.map((s, i) => stateKey(s.barrier.durableCount, plans[i]!)));
     const memo = input.scanMemo === false ? undefined : newScanMemo();
+    const turns = lanes > 1 ? new Turns() : undefined; // the lanes' turns at the rig's own thread
     const inOrder = new InOrder<CycleRecord>(async (record, i) => input.onState?.(record, i + 1, picked.length));
     const judgeOne = (i: number, state: PickedState, images: StateImages, sameImage: SameImage): Promise<CycleRecord> => {
       const id = `${input.runId}-s${i + 1}`;
@@ -172,6 +174,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
         plan: plans[i]!,
         sameImage,
         ...(memo ? { memo } : {}),
+        ...(turns ? { turns } : {}),
         ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
         ...(input.recoveryBounds ? { recoveryBounds: input.recoveryBounds } : {}),
         ...(input.signal ? { signal: input.signal } : {}),

@@ -1,14 +1,16 @@
 /**
  * Judging in lanes keeps the outcome of judging in order: a crash image shared by several states is
  * judged by the first of them in state order that judges it without a rig error, whatever order
- * the lanes finish in (JudgedImages), and results are handed on in state order (InOrder).
- * Seeded: random keys, random finishing orders.
+ * the lanes finish in (JudgedImages), results are handed on in state order (InOrder), and the
+ * lanes hold their turns at the rig's thread one at a time, in the order they asked (Turns).
+ * Seeded: random keys, random finishing orders, random hold times.
  */
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRng } from '../../faults/prng.js';
 import { InOrder } from '../../rig/explore/in-order.js';
 import { JudgedImages } from '../../rig/explore/judged-images.js';
+import { Turns } from '../../rig/explore/turns.js';
 import type { CycleRecord } from '../../rig/results/types.js';
 
 /** Who judges each state's image when states are judged in order; `errs`: states ending in a rig error. */
@@ -80,4 +82,59 @@ t.test('InOrder: a failure to hand one on stops the rest and is thrown at the en
   await t.rejects(order.finish(), /the disk is full/);
   t.ok(order.failed, 'the lanes can see it and stop');
   t.same(seen, [0], 'nothing after the failure is handed on');
+});
+
+t.test('Turns: one holder at a time, granted in the order asked, for any lanes and hold times', async (t) => {
+  const problems: string[] = [];
+  for (let seed = 1; seed <= 50; seed++) {
+    const rng = createRng(seed);
+    const turns = new Turns();
+    const asked: string[] = [];
+    const granted: string[] = [];
+    let holders = 0;
+    const lanes = 1 + rng.int(4);
+    await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => {
+        for (let k = 0; k < 1 + rng.int(4); k++) {
+          await sleep(rng.int(3));
+          asked.push(`${lane}.${k}`);
+          const end = await turns.take();
+          granted.push(`${lane}.${k}`);
+          if (++holders > 1) problems.push(`seed ${seed}: ${holders} holders at once`);
+          await sleep(rng.int(3));
+          holders--;
+          end();
+          end(); // a second end lets no one else in early
+        }
+      }),
+    );
+    if (JSON.stringify(granted) !== JSON.stringify(asked)) problems.push(`seed ${seed}: asked ${asked.join(' ')}, granted ${granted.join(' ')}`);
+  }
+  t.same(problems, [], 'never two holders; every turn granted in the order asked');
+});
+
+t.test('Turns: a lane that ends its turn before waiting on another state cannot stall the others', async (t) => {
+  // judgeState's order: a turn for the scan, ended before waiting on the state that judges the same
+  // image first, then a turn for the scan after recovery
+  const turns = new Turns();
+  const images = new JudgedImages(['a', 'a', 'a', 'a']);
+  const judged: number[] = [];
+  await Promise.all(
+    [0, 1].map(async (lane) => {
+      for (let i = lane; i < 4; i += 2) {
+        let end = await turns.take();
+        await sleep(lane === 0 ? 5 : 0); // the later state's scan ends first
+        end();
+        const same = images.for(i);
+        const earlier = await same.earlier;
+        if (!earlier) {
+          end = await turns.take();
+          judged.push(i);
+          end();
+        }
+        same.settle(earlier ?? ({ id: String(i) } as CycleRecord));
+      }
+    }),
+  );
+  t.same(judged, [0], 'the first state judged the image; the rest took its judgement');
 });
