@@ -9,7 +9,7 @@
  * share of the recovery-only limit (3,600 s over the median time of the states' own recoveries,
  * one at a time: the baseline's); whether every pass gave the baseline's verdicts, torn-page lists
  * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
- * costs (the machine's busy time and the rig's own process's), with the rate the cores could reach at
+ * costs (the machine's busy time and the rig's own process's, its kernel part and the bytes it read), with the rate the cores could reach at
  * that cost, without and with the recording (its share of the limit says whether the target can be
  * reached on this machine at all); and any state whose recovery ran to the rig's bound (a hung server), with the rate
  * without it. Target: 75% of the limit.
@@ -150,14 +150,34 @@ function machineCpu(): { busy: number; total: number } {
   return { busy: (total - ticks[3]! - (ticks[4] ?? 0)) / 100, total: total / 100 }; // idle and iowait are not busy
 }
 
-/** What a pass cost in CPU: the machine's busy time and this process's own (its threads included), seconds. */
+/** The bytes this process has read so far, from files and pipes alike (/proc/self/io's rchar). */
+function bytesRead(): number {
+  return Number(/^rchar:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+}
+
+interface PassCpu {
+  machine: number; // the machine's busy time, seconds
+  rig: number; // this process's (its threads included), seconds
+  rigSystem: number; // the part of it in the kernel, seconds
+  rigRead: number; // the bytes it read
+  busyShare: number; // how busy the cores were
+}
+
+/** What a pass cost in CPU: the machine's busy time and this process's own, and what it read. */
 class CpuUse {
   private readonly machine = machineCpu();
   private readonly own = process.cpuUsage();
-  stop(): { machine: number; rig: number; busyShare: number } {
+  private readonly read = bytesRead();
+  stop(): PassCpu {
     const now = machineCpu();
     const own = process.cpuUsage(this.own);
-    return { machine: now.busy - this.machine.busy, rig: (own.user + own.system) / 1e6, busyShare: (now.busy - this.machine.busy) / Math.max(0.01, now.total - this.machine.total) };
+    return {
+      machine: now.busy - this.machine.busy,
+      rig: (own.user + own.system) / 1e6,
+      rigSystem: own.system / 1e6,
+      rigRead: bytesRead() - this.read,
+      busyShare: (now.busy - this.machine.busy) / Math.max(0.01, now.total - this.machine.total),
+    };
   }
 }
 
@@ -167,7 +187,7 @@ interface Pass {
   rig: number; // the rig process's peak resident memory, bytes
   tree: number; // its descendants' peak, bytes
   lanes: number;
-  cpu: { machine: number; rig: number; busyShare: number }; // seconds over the pass, and how busy the cores were
+  cpu: PassCpu;
 }
 
 /**
@@ -199,7 +219,8 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
     `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
     `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight\n` +
-    `    CPU per state: the machine's ${(p.cpu.machine / Math.max(1, n)).toFixed(2)} s, the rig's own process ${(p.cpu.rig / Math.max(1, n)).toFixed(2)} s; ` +
+    `    CPU per state: the machine's ${(p.cpu.machine / Math.max(1, n)).toFixed(2)} s, the rig's own process ${(p.cpu.rig / Math.max(1, n)).toFixed(2)} s ` +
+    `(${(p.cpu.rigSystem / Math.max(1, n)).toFixed(2)} s of it in the kernel; it read ${mib(p.cpu.rigRead / Math.max(1, n))} a state); ` +
     `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / (p.cpu.machine / Math.max(1, n))).toFixed(0)} states/h, ` +
     `${ceiling.toFixed(0)} with the recording (${Math.round((100 * ceiling) / limitPerHour)}% of the limit)`
   );
