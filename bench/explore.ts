@@ -211,17 +211,18 @@ function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
 
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
+  const perState = (total: number) => total / Math.max(1, n);
   const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
   // every core busy judging from the recording's end: the most this pass's CPU cost allows
   const ceiling = (n / (recordMs + (p.cpu.machine * 1000) / cpus().length)) * 3_600_000;
   return (
-    `  ${p.name} (${p.lanes} at once): ${perHour.toFixed(0)} states/h with the recording (${(p.result.statesMs / 1000 / Math.max(1, n)).toFixed(2)} s per state, ` +
+    `  ${p.name} (${p.lanes} at once): ${perHour.toFixed(0)} states/h with the recording (${perState(p.result.statesMs / 1000).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
     `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
     `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight\n` +
-    `    CPU per state: the machine's ${(p.cpu.machine / Math.max(1, n)).toFixed(2)} s, the rig's own process ${(p.cpu.rig / Math.max(1, n)).toFixed(2)} s ` +
-    `(${(p.cpu.rigSystem / Math.max(1, n)).toFixed(2)} s of it in the kernel; it read ${mib(p.cpu.rigRead / Math.max(1, n))} a state); ` +
-    `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / (p.cpu.machine / Math.max(1, n))).toFixed(0)} states/h, ` +
+    `    CPU per state: the machine's ${perState(p.cpu.machine).toFixed(2)} s, the rig's own process ${perState(p.cpu.rig).toFixed(2)} s ` +
+    `(${perState(p.cpu.rigSystem).toFixed(2)} s of it in the kernel; it read ${mib(perState(p.cpu.rigRead))} a state); ` +
+    `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / perState(p.cpu.machine)).toFixed(0)} states/h, ` +
     `${ceiling.toFixed(0)} with the recording (${Math.round((100 * ceiling) / limitPerHour)}% of the limit)`
   );
 }

@@ -113,7 +113,8 @@ t.test('Turns: one holder at a time, granted in the order asked, for any lanes a
   t.same(problems, [], 'never two holders; every turn granted in the order asked');
 });
 
-t.test('Turns: a lane that ends its turn before waiting on another state cannot stall the others', async (t) => {
+// bounded: a stall fails in seconds, not at tap's ten-minute timeout
+t.test('Turns: a lane that ends its turn before waiting on another state cannot stall the others', { timeout: 10_000 }, async (t) => {
   // judgeState's order: a turn for the scan, ended before waiting on the state that judges the same
   // image first, then a turn for the scan after recovery
   const turns = new Turns();
