@@ -107,12 +107,13 @@ t.test('doublewrite: fast on a server without it is bad input, one line naming t
   t.equal(unsupportedSetting({ ...settings, flushMethod: 'nosync' as FlushMethod }, mariadb1011), null);
 });
 
-t.test('MySQL 9.7: redo capacity instead of the log file size, notes in the log, no NUMA policy', async (t) => {
+t.test('MySQL 9.7: redo capacity instead of the log file size, notes in the log, no NUMA policy, no Performance Schema', async (t) => {
   const mysql97 = serverIdentity('9.7.4-2');
   const args = serverArgs(layout, settings, mysql97);
   t.ok(args.includes('--innodb-redo-log-capacity=96M'));
   t.notOk(args.some((a) => a.startsWith('--innodb-log-file-size')), 'innodb_log_file_size is gone in 9.x');
-  for (const arg of ['--log-error-verbosity=3', '--loose-innodb-numa-interleave=OFF', '--mysqlx=OFF', '--innodb-flush-method=O_DIRECT']) t.ok(args.includes(arg), arg);
+  for (const arg of ['--log-error-verbosity=3', '--loose-innodb-numa-interleave=OFF', '--mysqlx=OFF', '--performance-schema=OFF', '--innodb-flush-method=O_DIRECT']) t.ok(args.includes(arg), arg);
+  t.notOk(serverArgs(layout, settings, mariadb118).includes('--performance-schema=OFF'), "MariaDB's is off already");
   t.ok(initializeArgs('/m/data', settings, mysql97).includes('--innodb-redo-log-capacity=96M'), 'the initialiser too');
   t.ok(serverArgs(layout, settings, serverIdentity('8.0.29')).includes('--innodb-log-file-size=96M'), 'before 8.0.30: one file size');
   t.ok(serverArgs(layout, settings, serverIdentity('8.0.30')).includes('--innodb-redo-log-capacity=96M'));
