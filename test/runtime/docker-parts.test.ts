@@ -11,6 +11,10 @@ t.test('every container: run label, no network, no capabilities, entrypoint repl
   t.same(options.Entrypoint, ['mariadbd']);
   t.same(options.Cmd, ['--no-defaults']);
   t.equal(options.HostConfig?.NetworkMode, 'none');
+  t.equal(options.NetworkDisabled, true, 'a server: no network hook at its start');
+  const install = containerOptions({ image: 'img', runId: 'r1', role: 'install', command: ['mariadb-install-db'], user: '0:0', datadir: '/d' });
+  t.equal(install.NetworkDisabled, undefined, "the initialiser keeps the engine's hosts file");
+  t.equal(install.HostConfig?.NetworkMode, 'none');
   t.same(options.HostConfig?.CapDrop, ['ALL']);
   t.same(options.HostConfig?.CapAdd, []);
   t.same(options.HostConfig?.Binds, ['/mnt/disk/data:/var/lib/mysql', '/tmp/run:/run/powercut']);

@@ -34,6 +34,12 @@ t.test('server command line: no option files, socket only, the scenario and hone
   t.notOk(args.includes('--mysqlx=OFF'));
 });
 
+t.test('MariaDB starts without TLS (11.4+ would make a certificate at every start); MySQL keeps its own', async (t) => {
+  for (const server of [mariadb1011, mariadb118]) t.ok(serverArgs(layout, settings, server).includes('--skip-ssl'), server.version);
+  t.notOk(serverArgs(layout, settings, serverIdentity('9.7.4-2')).includes('--skip-ssl'), 'MySQL makes its certificates once, in the datadir');
+  t.notOk(initializeArgs('/m/data', settings, mariadb118).includes('--skip-ssl'), 'the initialiser listens to no one');
+});
+
 t.test('MariaDB starts with the least MyISAM key cache and Aria page cache; MySQL keeps its own', async (t) => {
   for (const server of [mariadb1011, mariadb118]) {
     const args = serverArgs(layout, settings, server);
