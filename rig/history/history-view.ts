@@ -99,14 +99,15 @@ export function historyLines(v: HistoryView): string[] {
   if (!v.runs.length) return ['no runs filed'];
   const first = v.runs[0]!;
   const latest = v.runs.at(-1)!;
-  const out = [`history of ${v.campaign}: ${v.runs.length} of ${v.filed} filed runs in view (run ${first.id}, ${first.startedAt} .. run ${latest.id}, ${latest.startedAt}); the latest held against the ${v.runs.length - 1} before it`];
+  const against = v.runs.length > 1 ? `the latest held against the ${v.runs.length - 1} before it` : 'none before the latest';
+  const out = [`history of ${v.campaign}: ${v.runs.length} of ${v.filed} filed runs in view (run ${first.id}, ${first.startedAt} .. run ${latest.id}, ${latest.startedAt}); ${against}`];
   out.push(...v.changes.map(changeLine));
   out.push(...v.standing.map((c) => `still, as the run before: ${changeLine(c)}`));
   for (const s of v.scenarios) {
     out.push(`${s.scenario}: ${serversText(s)}`);
     for (const x of s.seen) {
       const seen = x.first ? `first seen run ${x.first.run} (${x.first.startedAt}), last run ${x.last!.run} (${x.last!.startedAt}), in ${x.runsWith} of ${v.filed} runs` : 'never seen';
-      out.push(`  ${seenLabel(x)}: ${showRate(x.rate)} over ${v.runs.length} runs; ${seen}`);
+      out.push(`  ${seenLabel(x)}: ${showRate(x.rate)} over ${v.runs.length} run${v.runs.length === 1 ? '' : 's'}; ${seen}`);
     }
   }
   out.push(closingLine(v));

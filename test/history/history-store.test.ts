@@ -61,7 +61,10 @@ t.test('a run filed twice is one run; campaigns are kept apart', async (t) => {
   t.same(store.campaigns(), ['nightly', 'quick']);
   t.same(store.runs('quick').map((r) => [r.id, r.dir]), [[1, '/a']]);
   t.same(historyView(store.runs('quick'), 10).changes, [], 'one run: nothing to hold it against');
-  t.equal(historyLines(historyView(store.runs('quick'), 10)).at(-1), 'one run in view: nothing to hold it against');
+  const oneRun = historyLines(historyView(store.runs('quick'), 10));
+  t.equal(oneRun.at(-1), 'one run in view: nothing to hold it against');
+  t.match(oneRun[0], /^history of quick: 1 of 1 filed runs in view \(run 1, .*\); none before the latest$/);
+  t.ok(oneRun.some((l) => / over 1 run; /.test(l)), 'one run, not "1 runs"');
 });
 
 t.test('a file that is not a store, or one of a newer rig, is bad input', async (t) => {

@@ -70,13 +70,13 @@ function engineOptions(command: Command): Command {
 }
 
 export function register(program: Command): void {
-  const images = program.command('images').description('Server images for the docker runtime.');
+  const images = program.command('images').description('server images for the docker runtime: build, list');
   engineOptions(
     images
       .command('build')
-      .description('Build server images (skips those the engine already has); --offline with no --image builds every offline one.')
+      .description('build server images (skips those the engine already has); --offline with no --image builds every offline one')
       .option('--offline', 'build from a debootstrap Debian base (no registry needed)')
       .option('--image <name...>', `catalog name(s): ${imageNames(false).join(', ')} (offline: ${imageNames(true).join(', ')})`),
   ).action(runAction(build));
-  engineOptions(images.command('list').description('Show every catalog image and whether the engine has it.')).action(runAction(list));
+  engineOptions(images.command('list').description('every catalog image and whether the engine has it')).action(runAction(list));
 }

@@ -1,8 +1,10 @@
 /**
  * `rig scan DATADIR [--json]`: verifies every page of every tablespace in a (stopped) server's
- * datadir and prints the invalid ones. Exit 1 if any page is invalid, 0 if none, 2 on bad input.
+ * datadir and prints the invalid ones. Exit 1 if any page is invalid, 0 if none, 2 on bad input
+ * (no such folder, or a folder holding no tablespace).
  */
 import type { Command } from 'commander';
+import { badInput } from '../../errors.js';
 import { readDoublewrite, scanDatadir, type DatadirScan } from '../../pages/index.js';
 import { runAction } from '../run-action.js';
 
@@ -14,6 +16,8 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object: pages, invalid pages, doublewrite copies')
     .action(runAction(async (datadir: string, options: { json?: boolean }) => {
       const scan = await scanDatadir(datadir);
+      // a folder with no tablespace verifies nothing: saying "0 invalid" would read as a clean datadir
+      if (!scan.files.length) throw badInput(`${datadir} holds no InnoDB tablespace (no ibdata1, undo or .ibd file): give the server's datadir`);
       if (options.json) {
         const copies = await readDoublewrite(datadir);
         process.stdout.write(`${JSON.stringify({ ...summarize(scan), doublewrite: copies }, null, 2)}\n`);

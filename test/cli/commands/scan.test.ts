@@ -40,3 +40,11 @@ t.test('missing datadir: exit 2 and one line', async (t) => {
   t.equal(code, 2);
   t.match(err, /^rig: \/nonexistent\/data is not a directory/);
 });
+
+t.test('a folder holding no tablespace: exit 2 and one line, not a clean scan of nothing', async (t) => {
+  const dir = makeTempDir(t, 'rig-scan-');
+  const { err, out, code } = await runScan([dir]);
+  t.equal(code, 2);
+  t.equal(out, '');
+  t.match(err, new RegExp(`^rig: ${dir} holds no InnoDB tablespace \\(no ibdata1, undo or \\.ibd file\\): give the server's datadir$`)); // one line: execa drops the final newline
+});
