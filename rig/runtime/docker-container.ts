@@ -40,7 +40,8 @@ export function containerOptions(plan: ContainerPlan): Dockerode.ContainerCreate
     // a server, started for every cycle and state, has no network at all: the engine then adds no
     // network hook to its start (a second dockerd process per container, about a fifth of a MariaDB
     // 11.8 crash recovery's CPU here); it listens on its socket only. The datadir's initialiser
-    // keeps the engine's hosts file: mariadb-install-db 10.11 looks the container's name up
+    // keeps the engine's hosts file: mariadb-install-db 10.11 looks the container's name up with
+    // resolveip and stops when it cannot
     ...(plan.role === 'server' ? { NetworkDisabled: true } : {}),
     HostConfig: {
       NetworkMode: 'none',

@@ -46,5 +46,5 @@ t.test('a folder holding no tablespace: exit 2 and one line, not a clean scan of
   const { err, out, code } = await runScan([dir]);
   t.equal(code, 2);
   t.equal(out, '');
-  t.match(err, new RegExp(`^rig: ${dir} holds no InnoDB tablespace \\(no ibdata1, undo or \\.ibd file\\): give the server's datadir$`)); // one line: execa drops the final newline
+  t.equal(err, `rig: ${dir} holds no InnoDB tablespace (no ibdata1, undo or .ibd file): give the server's datadir`); // one line: execa drops the final newline
 });
