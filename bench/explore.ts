@@ -5,7 +5,7 @@
  * explore judged them before clone stores (lanes, scan memo, each state built in a working image
  * put back afterwards and judged on a power-fail disk); and as explore judges them by default
  * (lanes, scan memo, each state a clone judged on a loop disk). Prints, per pass, each stage's
- * median time, the judged states per hour with the recording's time included, and that rate as a
+ * median time, the recording's stages, the judged states per hour with the recording's time included, and that rate as a
  * share of the recovery-only limit (3,600 s over the median time of the states' own recoveries,
  * one at a time: the baseline's); whether every pass gave the baseline's verdicts, torn-page lists
  * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
@@ -209,6 +209,11 @@ function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
   );
 }
 
+/** The recording's stages in seconds: a first run's prepare includes building the prepared image. */
+function recordingPhases(timings: Partial<Record<string, number>>): string {
+  return Object.entries(timings).map(([phase, ms]) => `${phase} ${((ms ?? 0) / 1000).toFixed(1)}`).join(', ');
+}
+
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
   const perState = (total: number) => total / Math.max(1, n);
@@ -287,7 +292,7 @@ async function main(): Promise<void> {
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
           process.stdout.write(
             `${live.name} (${serverVersion}): ${CYCLES ? `live ${cyclesPerHour.toFixed(0)} cycles/h (${verdicts(cycles)}; ${claim} ${share(cycles)})` : 'no live cycles'}; ` +
-              `recording ${(recordMs / 1000).toFixed(1)} s; ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
+              `recording ${(recordMs / 1000).toFixed(1)} s (${recordingPhases(recorded.timings)}); ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
