@@ -7,7 +7,8 @@
  * (lanes, scan memo, each state a clone judged on a loop disk). Prints the recording's stages and,
  * per pass, each stage's median time, the judged states per hour with the recording's time
  * included, and that rate as a share of the recovery-only limit (3,600 s over the median time of
- * the states' own recoveries, one at a time: the baseline's); whether every pass gave the baseline's verdicts, torn-page lists
+ * the states' own recoveries, one at a time: the baseline's);
+ * whether every pass gave the baseline's verdicts, torn-page lists
  * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
  * costs (the machine's busy time and the rig's own process's, its kernel part and the bytes it read), with the rate the cores could reach at
  * that cost, without and with the recording (its share of the limit says whether the target can be
