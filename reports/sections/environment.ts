@@ -2,6 +2,7 @@
 import type { BriefedResults } from '../../rig/results/cycle-brief.js';
 import { formatIso, formatMs } from '../format.js';
 import { html, type Html } from '../html.js';
+import { judgedUnit } from '../../rig/results/judged-count.js';
 
 function durationMs(results: BriefedResults): number | null {
   if (!results.finishedAt) return null;
@@ -41,13 +42,14 @@ export function environmentSection(results: BriefedResults): Html {
 
 export function statsStrip(results: BriefedResults): Html {
   const cycles = results.cycles.length;
+  const unit = judgedUnit(results.cycles);
   const torn = results.cycles.filter((c) => c.tornPages > 0).length;
   const failing = results.cycles.filter((c) => !c.expectationHeld && c.verdict !== 'rig-error').length;
   const rigErrors = results.cycles.filter((c) => c.verdict === 'rig-error').length;
   const duration = durationMs(results);
   const stats: [string, string][] = [
-    ['cycles', String(cycles)],
-    ['cycles per hour', results.cyclesPerHour === null ? '—' : String(Math.round(results.cyclesPerHour))],
+    [unit, String(cycles)],
+    [`${unit} per hour`, results.cyclesPerHour === null ? '—' : String(Math.round(results.cyclesPerHour))],
     ['cycles with torn pages', String(torn)],
     ['contradicting cycles', String(failing)],
     ['scenarios', String(results.scenarios.length)],

@@ -52,6 +52,20 @@ t.test('the quick campaign renders with its verdict, matrix, scenarios and every
   t.match(page, /<p class="sub exercised">Exercised: \d+ in-use torn pages with an accepted doublewrite copy, \d+ only redo rebuilds, \d+ freed; \d+ page writes in flight at the cut/);
 });
 
+t.test('the figures count what the run judged: cycles, or the states of explore recordings', async (t) => {
+  const run = await copyQuickCampaign();
+  t.teardown(run.cleanup);
+  const { results, logs } = await savedRun(run.dir);
+  const live = renderAll(results, logs).index;
+  t.match(live, /<li><b>\d+<\/b><span>cycles<\/span><\/li><li><b>[\d—]+<\/b><span>cycles per hour<\/span>/);
+  for (const c of results.cycles) {
+    c.explore = { recording: '../../recordings/x', barrier: 1, barrierKind: 'flush', barriers: 9, tUs: 1, durableWrites: 1, pick: 'targeted', run: `${c.scenario}-1`, runSeed: 1, of: 3 };
+  }
+  const explored = renderAll(results, logs).index;
+  t.match(explored, /<li><b>\d+<\/b><span>states<\/span><\/li><li><b>[\d—]+<\/b><span>states per hour<\/span>/);
+  t.notMatch(explored, /<span>cycles per hour<\/span>/);
+});
+
 t.test('the evidence section says what the campaign asked to keep, what it kept and why', async (t) => {
   const results = structuredClone(await quickResults());
   t.match(renderAll(results).index, /<section id="evidence"><h2>Evidence<\/h2><p class="sub">These results predate the evidence policy/, 'older results say so');

@@ -33,6 +33,7 @@ import { changeSummary } from '../../history/history-view.js';
 import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
+import { judgedText, judgedUnit } from '../../results/judged-count.js';
 import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
@@ -207,8 +208,8 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
 function printEnd(results: CampaignResults, report: string | null): void {
   const scenarioLines = summaryLines(summaryOf(results)).slice(0, -1); // its last line speaks of a merge
   for (const line of scenarioLines) process.stdout.write(`${line}\n`);
-  process.stdout.write(`${results.campaign}: ${results.outcome} (${results.cycles.length} cycles)\n`);
-  if (results.cyclesPerHour !== null) process.stdout.write(`rate: ${results.cyclesPerHour} cycles per hour\n`);
+  process.stdout.write(`${results.campaign}: ${results.outcome} (${judgedText(results.cycles)})\n`);
+  if (results.cyclesPerHour !== null) process.stdout.write(`rate: ${results.cyclesPerHour} ${judgedUnit(results.cycles)} per hour\n`);
   if (report) process.stdout.write(`report: ${report}\n`);
   for (const s of results.scenarios.filter((x) => x.blind)) {
     process.stderr.write(
