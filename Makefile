@@ -10,7 +10,7 @@ DM_WATCH := faults/helper/pfdm-watch
 LOOP_MOUNT := faults/helper/pfmount
 COVERAGE_MIN ?= 90
 
-.PHONY: setup apt npm helper compose-plugin build dist test-build demo test test-fast test-integration test-docker test-dm vm-setup images hunt bench schema clean setup-times-reset
+.PHONY: setup apt npm helper compose-plugin build dist test-build demo test test-fast test-docker test-dm vm-setup images hunt bench schema clean setup-times-reset
 
 setup: apt npm helper compose-plugin
 

@@ -59,7 +59,7 @@ export function formatTrigger(t: TriggerSpec): string {
     case 'after-writes':
       return `after-writes ${t.writes}`;
     case 'at-time':
-      return `at-time ${t.ms}ms`;
+      return `at-time ${t.ms % 1000 === 0 ? `${t.ms / 1000}s` : `${t.ms}ms`}`;
     case 'manual':
       return 'manual';
   }

@@ -10,12 +10,12 @@ import { DISK_BACKENDS } from '../../faults/disk-record.js';
 import { DATADIR_FILESYSTEMS } from '../../faults/filesystems.js';
 import { ATOMIC_UNITS, showSize } from '../../faults/sizes.js';
 import { formatTrigger } from '../../faults/trigger.js';
-import { shippedProfileNames } from '../../faults/device-profile.js';
+import { shippedProfile, shippedProfileNames } from '../../faults/device-profile.js';
 import { campaignFrom } from '../campaign/load-campaign.js';
 import { formatPath } from '../campaign/issue-message.js';
 import { loadSchema } from '../campaign/schema.js';
 import type { PlannedScenario } from '../campaign/types.js';
-import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_PERF, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
+import { DEFAULT_DISK, DEFAULT_EXPLORE, DEFAULT_EXPLORE_TRIGGER, DEFAULT_PERF, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_ROCKSDB_TRIGGER, DEFAULT_RUNTIME, DEFAULT_SEED, DEFAULT_SERVER } from '../defaults.js';
 import { badInput } from '../errors.js';
 import { DOUBLEWRITE_MODES, doublewriteMode } from '../results/doublewrite-mode.js';
 import { ENGINES, EXPECTATIONS, EXPLORE_PICKS, FLUSH_METHODS, FLUSHINGS, RUNTIMES, type RecoveryBounds } from '../results/types.js';
@@ -56,6 +56,25 @@ export const SCENARIO_FLAGS: ScenarioFlag[] = [
   { key: 'runtime', flag: '--runtime <runtime>', help: oneOf(RUNTIMES), shown: DEFAULT_RUNTIME },
   { key: 'image', flag: '--image <image>', help: 'server image (docker runtime)' },
 ];
+
+/**
+ * The cycle's settings flags as `rig explore` takes them: its own default trigger, and where it
+ * refuses a value the cycle takes (rig/explore/explore-refusal.ts, faults/dm/dm-preflight.ts),
+ * the help says so beside the flag.
+ */
+export function exploreScenarioFlags(): ScenarioFlag[] {
+  const explore: Record<string, Partial<ScenarioFlag>> = {
+    'disk.trigger': { shown: formatTrigger(DEFAULT_EXPLORE_TRIGGER) },
+    'disk.profile': { help: `device profile with a volatile write cache (explore refuses a durable one): ${oneOf(shippedProfileNames().filter(volatileProfile))} or a profile file` },
+    'disk.backend': { help: 'where the cut happens: fuse (explore records every write through the FUSE helper)' },
+    'load.mix': { help: "the builtin load's kinds of step: write-only (explore refuses the lifecycle kinds, which keep no timeline)" },
+  };
+  return SCENARIO_FLAGS.map((f) => ({ ...f, ...explore[f.key] }));
+}
+
+function volatileProfile(name: string): boolean {
+  return shippedProfile(name).device.cache === 'volatile';
+}
 
 /** `rig explore`'s own flags: how many crash states of its recording to judge, and which. */
 export const EXPLORE_FLAGS: ScenarioFlag[] = [

@@ -61,7 +61,7 @@ const rejected: [string, string, string][] = [
   ['trigger the disk lacks', oneScenario('disk: {trigger: random}'), "scenarios[0].disk.trigger: 'random' is not a trigger the disk has; use 'armed 16', 'after-writes N' or 'at-time 5s'"],
   ['armed with no count', oneScenario("disk: {trigger: 'armed 0'}"), "scenarios[0].disk.trigger: 'armed 0' needs a count of 1 or more"],
   ['at-time without a unit', oneScenario("disk: {trigger: 'at-time 5'}"), "scenarios[0].disk.trigger: 'at-time 5' needs a time above zero"],
-  ['at-time after the load gives up', oneScenario("disk: {trigger: 'at-time 200s'}\nload: {maxSeconds: 60}"), "scenarios[0].disk.trigger: 'at-time 200000ms' fires after the load gives up (load.maxSeconds: 60)"],
+  ['at-time after the load gives up', oneScenario("disk: {trigger: 'at-time 200s'}\nload: {maxSeconds: 60}"), "scenarios[0].disk.trigger: 'at-time 200s' fires after the load gives up (load.maxSeconds: 60)"],
   ['cache bound smaller than the armed count needs', oneScenario("disk: {trigger: 'armed 16', cacheBound: 64k}"), 'scenarios[0].disk.cacheBound: 64k cannot hold the pending page writes'],
   ['xfs on a disk mkfs.xfs refuses', oneScenario('disk: {fs: xfs, size: 299M}'), 'campaigns/x.yml: scenarios[0].disk.size: 299M is too small for xfs; use 300M or more'],
   ['xfs with a stripe unit on the default disk', oneScenario('disk: {fs: xfs-su16k}'), 'campaigns/x.yml: scenarios[0].disk.size: 512M is too small for xfs-su16k; use 513M or more'],

@@ -5,7 +5,8 @@
 import t from 'tap';
 import { parseCampaign } from '../../rig/campaign/load-campaign.js';
 import { MATRIX_KEYS } from '../../rig/campaign/matrix.js';
-import { SCENARIO_FLAGS, scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
+import { exploreScenarioFlags, SCENARIO_FLAGS, scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
+import { checkTrigger, formatTrigger } from '../../faults/trigger.js';
 import { DEFAULT_DISK, DEFAULT_LOAD, DEFAULT_RECOVERY_BOUNDS, DEFAULT_SEED, DEFAULT_SERVER } from '../../rig/defaults.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 import { shippedProfile } from '../../faults/device-profile.js';
@@ -61,6 +62,29 @@ t.test('rig explore with a durable cache: exit 2, one line naming the flag', asy
   const run = await rig(['explore', '--profile', 'essd', '--out', '/nonexistent/explore']);
   t.equal(run.exitCode, 2);
   t.equal(run.stderr, "rig: --profile: explore builds crash states from the writes after each flush, and profile 'essd' has a durable cache (a write is durable once it completes, whatever the flushes): use a profile with a volatile cache, or run live cycles (mode: live)");
+});
+
+t.test("rig explore's help gives explore's defaults and names what it refuses", async (t) => {
+  const flags = new Map(exploreScenarioFlags().map((f) => [f.key, f]));
+  t.same([...flags.keys()], SCENARIO_FLAGS.map((f) => f.key), "the cycle's flags, each once, in its order");
+  const help = (await rig(['explore', '--help'])).stdout.replace(/\s+/g, ' ');
+  t.match(help, "(default: at-time 5s)", 'the trigger explore cuts at when none is given');
+  t.notMatch(help, 'armed 16', "not the live cycle's default");
+  t.match(help, 'device profile with a volatile write cache (explore refuses a durable one): local or a profile file');
+  t.notMatch(flags.get('disk.profile')!.help, /essd|nvme|pmem/, 'no shipped profile with a durable cache is offered');
+  t.match(help, 'where the cut happens: fuse (explore records every write');
+  t.match(help, 'explore refuses the lifecycle kinds');
+  t.match((await rig(['cycle', '--help'])).stdout.replace(/\s+/g, ' '), '(default: armed 16; engine rocksdb: armed 8)', 'the cycle keeps its own');
+});
+
+t.test('a trigger reads back as it was written', async (t) => {
+  for (const text of ['armed 16', 'after-writes 5000', 'at-time 5s', 'at-time 800ms', 'at-time 1500ms', 'manual']) {
+    const spec = checkTrigger(text, true);
+    t.ok(spec.ok, text);
+    if (spec.ok) t.equal(formatTrigger(spec.value), text);
+  }
+  const minute = checkTrigger('at-time 2m', false);
+  t.same(minute.ok && formatTrigger(minute.value), 'at-time 120s', 'minutes in seconds');
 });
 
 for (const [args, line] of rejected) {

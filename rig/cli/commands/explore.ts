@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import type { Campaign } from '../../campaign/types.js';
 import { DEFAULT_EVIDENCE_MAX_BYTES } from '../../defaults.js';
-import { EXPLORE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
+import { EXPLORE_FLAGS, exploreScenarioFlags, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
 import { LANES_HELP, runLoadedCampaign } from './campaign.js';
 import { DEFAULT_EVIDENCE_KEEP } from '../../campaign/evidence-policy.js';
@@ -24,7 +24,7 @@ export function register(program: Command): void {
   const command = program
     .command('explore')
     .description('record one load run, then judge many crash states from it; results and the HTML report in DIR');
-  for (const f of [...SCENARIO_FLAGS, ...EXPLORE_FLAGS, SEED_FLAG]) command.addOption(flagOption(f));
+  for (const f of [...exploreScenarioFlags(), ...EXPLORE_FLAGS, SEED_FLAG]) command.addOption(flagOption(f));
   command
     .option('--out <dir>', 'results folder', 'reports/explore')
     .option('--resume', 'continue an interrupted exploration in --out')
