@@ -23,6 +23,9 @@ export async function writeReport(dir: string, outFile?: string, options: { hist
   if (!(await stat(folder).catch(() => null))?.isDirectory()) {
     throw badInput(`cannot write ${target}: the folder ${folder} does not exist; give --out a file in an existing folder`);
   }
+  if ((await stat(target).catch(() => null))?.isDirectory()) {
+    throw badInput(`cannot write ${target}: it is a folder; give --out the report's file, e.g. ${join(target, 'index.html')}`);
+  }
   const pagesName = cyclePagesFolder(basename(target));
   const pages = join(folder, pagesName);
   const staging = join(folder, `.${pagesName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

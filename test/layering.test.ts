@@ -2,8 +2,9 @@
  * The house's layers, from the ground up: a module imports from its own layer or a lower one, never
  * a higher one, and no modules import each other in a circle (static imports, `import type` and
  * dynamic `import()` alike). A record type that every layer shares (rig/results/) imports nothing
- * above it; process ownership, the rig's version and its paths are on the ground, where every layer
- * may use them. faults/ is a library of its own (test/faults/layering.test.ts).
+ * above it; process ownership, the rig's version, its paths and the check of a folder a flag names
+ * are on the ground, where every layer may use them. faults/ is a library of its own
+ * (test/faults/layering.test.ts).
  */
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { PACKAGE_ROOT } from '../rig/paths.js';
 
 const LAYERS: Array<[RegExp, number, string]> = [
   [/^faults\//, 0, 'the disk'],
-  [/^rig\/(errors|context|paths|interrupts|process-owner|version)\.ts$/, 0, 'the ground'],
+  [/^rig\/(errors|context|paths|interrupts|process-owner|version|folder-path)\.ts$/, 0, 'the ground'],
   [/^rig\/(pages|vm|docker)\//, 1, 'pages, the guest, the engine'],
   [/^rig\/(results|findings|history)\//, 2, 'records, findings and their history'],
   [/^rig\/(logs\/|defaults\.ts$)/, 3, 'logs and defaults'],

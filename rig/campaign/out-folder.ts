@@ -3,16 +3,17 @@
  * earlier campaign run, which the new run replaces. Any other non-empty folder is refused before
  * anything is created, so a mistyped --out never deletes someone's files.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { badInput } from '../errors.js';
+import { checkFolderPath } from '../folder-path.js';
 import { cyclePagesFolder } from '../../reports/cycle-page.js';
 
 const RUN_FILES = ['results.json', 'cycles.jsonl', 'junit.xml', 'index.html'];
 
 export function checkFreshOutFolder(dir: string): void {
+  checkFolderPath('--out', dir, 'the results');
   if (!existsSync(dir)) return;
-  if (!statSync(dir).isDirectory()) throw badInput(`--out ${dir} is a file; give a folder for the results`);
   if (readdirSync(dir).length === 0 || existsSync(join(dir, 'results.json'))) return;
   throw badInput(`--out ${dir} is not empty and holds no campaign results; give a new or empty folder, or an earlier campaign's folder`);
 }

@@ -24,7 +24,25 @@ export function reproDir(cycleDir: string): string {
 export function loadCycleRecord(cycleDir: string): CycleRecord {
   const path = join(cycleDir, 'cycle.json');
   if (!existsSync(path)) throw badInput(`${cycleDir} holds no cycle.json; name a 'rig cycle --out' folder or a campaign's DIR/cycles/ID`);
-  return JSON.parse(readFileSync(path, 'utf8')) as CycleRecord;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw badInput(`${path} is not JSON (${(error as Error).message}); name a folder whose cycle.json the rig wrote`);
+  }
+  const problem = recordProblem(value);
+  if (problem) throw badInput(`${path} ${problem}, so it is no cycle record the rig wrote; name a 'rig cycle --out' folder or a campaign's DIR/cycles/ID`);
+  return value as CycleRecord;
+}
+
+/** What a cycle.json lacks that every command reading one relies on (its id, verdict, settings). */
+function recordProblem(value: unknown): string | null {
+  const object = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!object(value)) return 'is not a JSON object';
+  if (typeof value.id !== 'string' || typeof value.verdict !== 'string') return 'has no id or verdict';
+  const s = value.settings;
+  if (!object(s) || !object(s.server) || !object(s.disk) || !object(s.load)) return 'has no server, disk and load settings';
+  return null;
 }
 
 export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment): Promise<{ record: CycleRecord; disk: PowerFailDisk; check: string }> {

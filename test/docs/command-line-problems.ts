@@ -11,6 +11,7 @@ import { type Command, CommanderError } from 'commander';
 import { loadCampaign } from '../../rig/campaign/load-campaign.js';
 import { scenarioFromFlags } from '../../rig/cli/cycle-scenario.js';
 import { perfPlan } from '../../rig/cli/perf-scenario.js';
+import { isCommandGroup } from '../../rig/cli/command-group.js';
 import { createProgram } from '../../rig/cli/program.js';
 import { PACKAGE_ROOT } from '../../rig/paths.js';
 import { isPlaceholder, type DocCommand } from './doc-command-lines.js';
@@ -61,7 +62,7 @@ export async function runsAlone(path: string[]): Promise<boolean> {
   const program = await quietProgram();
   return program.parseAsync(path, { from: 'user' }).then(
     () => false,
-    (error: unknown) => error instanceof Parsed,
+    (error: unknown) => error instanceof Parsed && !isCommandGroup(error.command),
   );
 }
 
@@ -73,6 +74,7 @@ export async function problemOf(cmd: DocCommand): Promise<string | null> {
     await program.parseAsync(cmd.args, { from: 'user' });
     return 'commander ran no action and raised nothing';
   } catch (error) {
+    if (error instanceof Parsed && isCommandGroup(error.command)) return cmd.inline ? null : `rig ${error.command.name()} names a group of commands, not one of them`;
     if (error instanceof Parsed) action = error.command;
     else if (error instanceof CommanderError && (FINE.has(error.code) || (cmd.inline && FINE_INLINE.has(error.code)))) return null;
     else return message(error);

@@ -143,10 +143,14 @@ t.test('a bad command line is reported with its file and line', async (t) => {
     'rig disk down --dir D --seed 1; npx rig merge OUT DIR...', // 11: fine, placeholders
     '```',
     'Inline, `rig repro` names a command, `rig repro --recovr DIR` a flag it lacks.', // 13
+    '```sh',
+    'npx rig disk', // 15: a group, not a command
+    '```',
+    'Inline, `rig disk` names the group.', // 17: fine
   ].join('\n');
   const problems = await problemsIn(commandLines('docs/page.md', page));
   const where = problems.map((p) => p.split(': ')[0]);
-  t.strictSame(where, [4, 5, 6, 7, 8, 9, 10, 13].map((n) => `docs/page.md:${n}`), problems.join('\n'));
+  t.strictSame(where, [4, 5, 6, 7, 8, 9, 10, 13, 15].map((n) => `docs/page.md:${n}`), problems.join('\n'));
   t.match(problems[0], /cycel --out \/tmp\/c: unknown command 'cycel'/);
   t.match(problems[1], /unknown option '--atomik'/);
   t.match(problems[2], /'zfs' is invalid/);
@@ -155,6 +159,7 @@ t.test('a bad command line is reported with its file and line', async (t) => {
   t.match(problems[5], /--atomic/);
   t.match(problems[6], /missing required argument/);
   t.match(problems[7], /unknown option '--recovr'/);
+  t.match(problems[8], /rig disk names a group of commands, not one of them/);
 });
 
 t.test('command lines are read as a shell reads them, usage text as usage', async (t) => {

@@ -33,6 +33,7 @@ import { changeSummary } from '../../history/history-view.js';
 import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
+import { checkFolderPath } from '../../folder-path.js';
 import { judgedText, judgedUnit } from '../../results/judged-count.js';
 import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -139,7 +140,8 @@ export async function runLoadedCampaign(loaded: Campaign, file: string, o: Campa
   const planned = selectShard(planCycles(loaded), shard);
   let resume: ResumeState | null = null;
   if (o.resume) resume = await readResumeState(dir, loaded, shard, planned);
-  else checkFreshOutFolder(dir);
+  if (!o.resume) checkFreshOutFolder(dir);
+  else if (!resume) checkFolderPath('--out', dir, 'the results'); // nothing to resume: it starts there afresh
   const context = contextFromEnv();
   const historyStore = o.history === undefined ? undefined : o.history === true ? defaultHistoryPath(context.workDir) : resolve(o.history);
   // a store that is there must be one, before anything runs

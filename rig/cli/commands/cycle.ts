@@ -18,10 +18,12 @@ import { serverIdentity } from '../../results/server-identity.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { CYCLE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
+import { checkFolderPath } from '../../folder-path.js';
 import { preflightBackends } from '../preflight-backends.js';
 
 async function cycle(o: Record<string, string | undefined>): Promise<number> {
   const { scenario, seed, bounds } = scenarioFromFlags(o);
+  if (o.out !== undefined) checkFolderPath('--out', o.out, 'cycle.json and the evidence');
   await preflightBackends([scenario.settings], contextFromEnv().disk);
   const dir = resolve(o.out ?? mkdtempSync(join(tmpdir(), 'rig-cycle-')));
   const context = contextFromEnv();

@@ -2,6 +2,8 @@
  * `rig disk up|cut|status|down`: the power-fail disk on its own, for anyone who wants their own
  * program on it, and for repro by hand.
  */
+import { checkPageSize } from '../../campaign/field-parsers.js';
+import { checkFolderPath } from '../../folder-path.js';
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
@@ -9,6 +11,7 @@ import { badInput } from '../../errors.js';
 import { runInterruptible } from '../../interrupts.js';
 import { flagValue } from '../flag-value.js';
 import { runAction, type SettingFlags } from '../run-action.js';
+import { commandGroup } from '../command-group.js';
 import { buildCrashImage } from '../../../faults/crash-image.js';
 import { DISK_BACKENDS, readRecord, type DiskBackend } from '../../../faults/disk-record.js';
 import { openDisk } from '../../../faults/open-disk.js';
@@ -52,6 +55,7 @@ function parseOwnerPid(text: string | undefined): number | null {
 }
 
 async function up(opts: UpOptions): Promise<number> {
+  checkFolderPath('--dir', opts.dir, 'the disk');
   if (!isFsKind(opts.fs)) throw badInput(`--fs: '${opts.fs}' is not a filesystem the disk makes; use ${FS_KINDS.join(', ')}`);
   const fs = opts.fs;
   const settings = {
@@ -59,7 +63,7 @@ async function up(opts: UpOptions): Promise<number> {
     sizeBytes: flagValue('--size', checkSize(opts.size)),
     fs,
     atomicUnit: flagValue('--atomic', checkAtomicUnit(opts.atomic)),
-    pageSize: flagValue('--page-size', checkSize(opts.pageSize, 1, '16k')),
+    pageSize: flagValue('--page-size', checkPageSize(opts.pageSize)),
     journalMaxBytes: flagValue('--cache-bound', checkSize(opts.cacheBound, 1, '256M')),
     trigger: flagValue('--trigger', checkTrigger(opts.trigger ?? (opts.backend === 'dm' ? 'manual' : formatTrigger(DEFAULT_DISK.trigger)), true)),
   };
@@ -189,7 +193,7 @@ async function selftest(o: SelftestFlags): Promise<number> {
 }
 
 export function register(program: Command): void {
-  const disk = program.command('disk').description('a power-fail disk for any program: up, cut, status, down');
+  const disk = commandGroup(program, 'disk', 'a power-fail disk for any program: up, cut, status, down');
   disk
     .command('up')
     .description('build the disk and print its mount point (or loop device for --fs none)')

@@ -13,6 +13,7 @@ import { dockerPaths } from '../../docker/paths.js';
 import { contextFromEnv } from '../../context.js';
 import { runInterruptible } from '../../interrupts.js';
 import { runAction } from '../run-action.js';
+import { commandGroup } from '../command-group.js';
 
 interface EngineFlags {
   engineStart: boolean;
@@ -70,7 +71,7 @@ function engineOptions(command: Command): Command {
 }
 
 export function register(program: Command): void {
-  const images = program.command('images').description('server images for the docker runtime: build, list');
+  const images = commandGroup(program, 'images', 'server images for the docker runtime: build, list');
   engineOptions(
     images
       .command('build')

@@ -19,6 +19,7 @@ import { writeJunit } from '../../results/write-junit.js';
 import type { ReportRenderer } from '../../results/write-results.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { runAction } from '../run-action.js';
+import { checkFolderPath } from '../../folder-path.js';
 
 export interface MergeContext {
   renderReport?: ReportRenderer; // the HTML report: rendered from OUT after results.json is written
@@ -26,6 +27,7 @@ export interface MergeContext {
 }
 
 export async function runMerge(out: string, dirs: string[], context: MergeContext): Promise<number> {
+  checkFolderPath('merge: <out>', out, 'the merged results');
   const inputs = await Promise.all(dirs.map((dir) => openResults(dir)));
   const commandLine = ['rig', 'merge', out, ...dirs].join(' ');
   const merged = await mergeResults(inputs, { outDir: out, commandLine });

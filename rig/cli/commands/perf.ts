@@ -28,6 +28,7 @@ import { unsupportedSetting } from '../../runtime/server-args.js';
 import { serverIdentity } from '../../results/server-identity.js';
 import { PERF_FLAGS, SCENARIO_FLAGS, flagOption } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
+import { checkFolderPath } from '../../folder-path.js';
 
 /** perf's own defaults in the help text, where they differ from a cycle's. */
 function perfShown(key: string): { shown?: string; help?: string } {
@@ -45,6 +46,7 @@ function whole(text: string | undefined, fallback: number, flag: string, least: 
 
 async function perf(o: Record<string, string | undefined>): Promise<number> {
   if (!o.out) throw badInput('--out is required: name the folder for perf.json, e.g. --out /tmp/perf');
+  checkFolderPath('--out', o.out, 'perf.json');
   const out = resolve(o.out);
   if (existsSync(join(out, 'perf.json'))) throw badInput(`--out: ${out} already holds a perf.json; name a new folder or remove it`);
   const repetitions = whole(o.repetitions, DEFAULT_PERF.repetitions, '--repetitions', 1);

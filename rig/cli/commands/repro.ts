@@ -19,7 +19,7 @@ import { findServerBinary } from '../../runtime/find-server-binary.js';
 import { localLayout } from '../../runtime/local.js';
 import { serverArgs } from '../../runtime/server-args.js';
 import { runAction } from '../run-action.js';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { badInput } from '../../errors.js';
 import { loadCycleRecord } from '../../repro/repro.js';
 import { rejudgeOn } from '../../cycle/rejudge-on.js';
@@ -78,6 +78,7 @@ async function rejudgeOnServer(cycleDir: string, server: NonNullable<ReturnType<
 async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
   const cycleDir = resolve(dirArg);
   if (opts.down) {
+    if (!existsSync(cycleDir)) throw badInput(`${dirArg}: no such folder; name the folder 'rig repro' was run on`);
     process.stdout.write((await reproDown(cycleDir)) ? 'repro disk taken down\n' : 'no repro disk was up\n');
     return 0;
   }

@@ -24,6 +24,7 @@ import { runGuest } from '../../vm/run-guest.js';
 import { VM_DEFAULTS, checkMemory, checkWhole } from '../../vm/run-options.js';
 import { flagValue } from '../flag-value.js';
 import { runAction } from '../run-action.js';
+import { commandGroup } from '../command-group.js';
 
 interface RunOptions {
   memory: string;
@@ -80,7 +81,7 @@ async function setup(): Promise<void> {
 }
 
 export function register(program: Command): void {
-  const vm = program.command('vm').description('the kernel path: run a command in a QEMU guest with device-mapper (dm-flakey, dm-log-writes)');
+  const vm = commandGroup(program, 'vm', 'the kernel path: run a command in a QEMU guest with device-mapper (dm-flakey, dm-log-writes)');
   vm.command('setup')
     .description("download Debian's kernel package and build the guest (idempotent; make vm-setup also installs qemu)")
     .action(runAction(setup));
