@@ -4,7 +4,8 @@
  * then beside it the server's options, what the rig saw (expected.env, for reproduce.sh), a README
  * from the record and the finding's write-up, the rig's own record and log, and reproduce.sh;
  * the crash image itself only when asked. All of it as one gzipped tar (sparse), written
- * atomically: a bundle is there whole or not at all.
+ * atomically: a bundle is there whole or not at all. Interrupted (its signal aborted), it stops
+ * at the next step, kills a copy or tar under way, and leaves neither the tarball nor its staging.
  */
 import { copyFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ import { datadirOn } from '../cycle/server-dirs.js';
 import { FINDINGS } from '../findings/catalog.js';
 import { FINDING_IDS } from '../results/finding-ids.js';
 import { LOAD_FILE, readLoadFile } from '../load/load-file.js';
+import { checkAborted } from '../interrupts.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import type { CycleRecord } from '../results/types.js';
 import { serverArgs } from '../runtime/server-args.js';
@@ -55,16 +57,28 @@ export interface BundleResult {
   name: string; // the folder the tarball unpacks to
 }
 
-export async function writeBundle(cycleDir: string, record: CycleRecord, out: string, withImage: boolean, environment?: DiskEnvironment): Promise<BundleResult> {
+export interface BundleOptions {
+  withImage: boolean;
+  environment?: DiskEnvironment;
+  signal?: AbortSignal;
+  progress?: (line: string) => void; // each step as it starts
+}
+
+export async function writeBundle(cycleDir: string, record: CycleRecord, out: string, options: BundleOptions): Promise<BundleResult> {
+  const { withImage, environment, signal } = options;
+  const progress = options.progress ?? (() => undefined);
   const name = `${basename(out).replace(/\.(tar\.gz|tgz)$/, '')}`;
   const staging = mkdtempSync(join(dirname(out), '.bundle-'));
   const root = join(staging, name);
   try {
     mkdirSync(join(root, 'rig'), { recursive: true });
+    progress('rebuilding the crash image');
     const { disk } = await rebuildAndServe(cycleDir, environment);
     try {
-      await execa('cp', ['-a', '--sparse=always', datadirOn(disk.target), join(root, 'datadir')]);
-      if (withImage) await execa('cp', ['--sparse=always', disk.record.image, join(root, 'crash.img')]);
+      checkAborted(signal);
+      progress(withImage ? 'copying the datadir and the crash image' : 'copying the datadir');
+      await execa('cp', ['-a', '--sparse=always', datadirOn(disk.target), join(root, 'datadir')], { cancelSignal: signal });
+      if (withImage) await execa('cp', ['--sparse=always', disk.record.image, join(root, 'crash.img')], { cancelSignal: signal });
     } finally {
       await reproDown(cycleDir);
       rmSync(reproDir(cycleDir), { recursive: true, force: true });
@@ -79,10 +93,16 @@ export async function writeBundle(cycleDir: string, record: CycleRecord, out: st
     if (finding && existsSync(join(PACKAGE_ROOT, finding.doc))) copyFileSync(join(PACKAGE_ROOT, finding.doc), join(root, 'FINDING.md'));
     writeFileSync(join(root, 'rig', 'cycle.json'), JSON.stringify(record, null, 1) + '\n');
     if (existsSync(join(cycleDir, 'error.log'))) copyFileSync(join(cycleDir, 'error.log'), join(root, 'rig', 'error.log'));
+    checkAborted(signal);
+    progress('packing the tarball');
     const tmp = join(staging, 'bundle.tar.gz');
-    await execa('tar', ['--sparse', '-czf', tmp, '-C', staging, name]);
+    await execa('tar', ['--sparse', '-czf', tmp, '-C', staging, name], { cancelSignal: signal });
+    checkAborted(signal);
     renameSync(tmp, out);
     return { bytes: statSync(out).size, name };
+  } catch (error) {
+    checkAborted(signal); // a copy or tar killed by the interrupt: the interrupt is what happened
+    throw error;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@
  * mounted, attached or running. Bad input is one line, exit 2, nothing made.
  */
 import t from 'tap';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrashPlan } from '../../faults/crash-plan.js';
@@ -113,6 +113,24 @@ t.test('SIGINT during the search keeps the smallest failing plan so far, and not
   const repro = await rig(['repro', out], env);
   t.match(repro.stdout, `crash image rebuilt, sha256 ${shrunk.crashImageSha256} (matches the record)`, 'the kept plan rebuilds byte for byte');
   await rig(['repro', '--down', out], env);
+});
+
+t.test('SIGINT while a bundle copies the datadir: no tarball, no staging, the repro disk taken down', async (t) => {
+  const out = join(work, 'shrunk');
+  const tarball = join(work, 'interrupted.tar.gz');
+  const child = rig(['bundle', out, '--out', tarball], env);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (/copying the datadir/.test(stderr)) child.kill('SIGINT');
+  });
+  const ended = await child;
+  t.equal(ended.signal, 'SIGINT', `the run ends by the re-raised signal (${ended.stderr.trim()})`);
+  t.match(ended.stderr, /^  rebuilding the crash image\.\.\.\n  copying the datadir\.\.\.\n/, 'each step said as it starts');
+  t.notOk(existsSync(tarball), 'no tarball');
+  t.same(readdirSync(work).filter((f) => f.startsWith('.bundle-')), [], 'no staging folder');
+  t.notOk(existsSync(join(out, 'repro')), 'the repro disk taken down and its folder removed');
+  t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
 });
 
 t.test('the bundle of the shrunk state: reproduce.sh with the host server exits 1 and shows the log line; with the copy put back, 0; with no server, 125', async (t) => {

@@ -27,8 +27,9 @@ async function bundle(dirArg: string, opts: { out: string; withImage?: boolean }
   if (!/\.(tar\.gz|tgz)$/.test(out)) throw badInput(`--out ${out}: a bundle is a gzipped tarball; name it NAME.tar.gz`);
   if (existsSync(out)) throw badInput(`--out ${out} exists; name a new file`);
   if (!statSync(dirname(out), { throwIfNoEntry: false })?.isDirectory()) throw badInput(`--out ${out}: the folder ${dirname(out)} does not exist`);
-  return runInterruptible(async () => {
-    const result = await writeBundle(cycleDir, record, out, opts.withImage === true, contextFromEnv().disk);
+  return runInterruptible(async (signal) => {
+    const progress = (line: string) => process.stderr.write(`  ${line}...\n`);
+    const result = await writeBundle(cycleDir, record, out, { withImage: opts.withImage === true, environment: contextFromEnv().disk, signal, progress });
     process.stdout.write(`bundle: ${out} (${(result.bytes / 1e6).toFixed(1)} MB)\n  tar xzf ${out} && cd ${result.name} && ./reproduce.sh   (exit 1: reproduced, 0: recovered, 125: cannot run)\n`);
     return 0;
   });
