@@ -72,8 +72,7 @@ export async function writeBundle(cycleDir: string, record: CycleRecord, out: st
   const root = join(staging, name);
   try {
     mkdirSync(join(root, 'rig'), { recursive: true });
-    progress('rebuilding the crash image');
-    const { disk } = await rebuildAndServe(cycleDir, environment);
+    const { disk } = await rebuildAndServe(cycleDir, environment, progress);
     try {
       checkAborted(signal);
       progress(withImage ? 'copying the datadir and the crash image' : 'copying the datadir');

@@ -45,13 +45,15 @@ function recordProblem(value: unknown): string | null {
   return null;
 }
 
-export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment): Promise<{ record: CycleRecord; disk: PowerFailDisk; check: string }> {
+/** `progress` hears once the evidence is there and the rebuild starts. */
+export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment, progress?: (line: string) => void): Promise<{ record: CycleRecord; disk: PowerFailDisk; check: string }> {
   const record = loadCycleRecord(cycleDir);
   const cut = join(cycleDir, 'cut');
   const evidence = record.explore ? ['plan.json'] : ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
   for (const f of evidence) {
     if (!existsSync(join(cycleDir, f))) throw badInput(`${cycleDir} kept no evidence (${f} is missing): this cycle's crash image cannot be rebuilt`);
   }
+  progress?.('rebuilding the crash image');
   const dir = reproDir(cycleDir);
   if (readRecord(dir)) await tearDownDisk(readRecord(dir)!);
   rmSync(dir, { recursive: true, force: true });

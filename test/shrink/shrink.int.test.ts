@@ -133,6 +133,19 @@ t.test('SIGINT while a bundle copies the datadir: no tarball, no staging, the re
   t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
 });
 
+t.test('SIGINT while repro rebuilds the crash image: the disk is not left up', async (t) => {
+  const out = join(work, 'shrunk');
+  const child = rig(['repro', out], env);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (/rebuilding the crash image/.test(chunk.toString())) child.kill('SIGINT');
+  });
+  const ended = await child;
+  t.equal(ended.signal, 'SIGINT', `the run ends by the re-raised signal (${ended.stderr.trim()})`);
+  t.notMatch(ended.stdout, /when done: rig repro --down/, 'no disk offered to a person who asked to stop');
+  t.notOk(existsSync(join(out, 'repro')), 'the repro disk taken down and its folder removed');
+  t.same(await leftoversUnder(work), [], 'nothing left mounted, attached or running');
+});
+
 t.test('the bundle of the shrunk state: reproduce.sh with the host server exits 1 and shows the log line; with the copy put back, 0; with no server, 125', async (t) => {
   const out = join(work, 'shrunk');
   const tarball = join(work, 'page0.tar.gz');

@@ -10,9 +10,9 @@ import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { DEFAULT_RECOVERY_BOUNDS } from '../../defaults.js';
 import { contextFromEnv } from '../../context.js';
-import { runInterruptible } from '../../interrupts.js';
+import { checkAborted, runInterruptible } from '../../interrupts.js';
 import { CleanupStack } from '../../cycle/cleanup-stack.js';
-import { rebuildAndServe, reproDown } from '../../repro/repro.js';
+import { rebuildAndServe, reproDir, reproDown } from '../../repro/repro.js';
 import { datadirOn, makeRunDir } from '../../cycle/server-dirs.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { findServerBinary } from '../../runtime/find-server-binary.js';
@@ -87,8 +87,17 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
     loadCycleRecord(cycleDir); // bad input before anything starts
     return runInterruptible((signal) => rejudgeOnServer(cycleDir, other, signal));
   }
+  loadCycleRecord(cycleDir); // bad input before anything starts
   return runInterruptible(async (signal) => {
-    const { record, disk, check } = await rebuildAndServe(cycleDir, contextFromEnv().disk);
+    const { record, disk, check } = await rebuildAndServe(cycleDir, contextFromEnv().disk, (line) => process.stderr.write(`  ${line}...\n`));
+    // interrupted while it was built: taken down, not left up for a person who asked to stop
+    const downIfInterrupted = async (): Promise<void> => {
+      if (!signal.aborted) return;
+      await reproDown(cycleDir);
+      rmSync(reproDir(cycleDir), { recursive: true, force: true });
+      checkAborted(signal);
+    };
+    await downIfInterrupted();
     process.stdout.write(`crash image rebuilt, ${check} (matches the record)\n`);
     const datadir = datadirOn(disk.target);
     if (!opts.recover && record.settings.runtime === 'docker') {
@@ -99,6 +108,7 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
     }
     if (!opts.recover) {
       const binary = await findServerBinary();
+      await downIfInterrupted();
       const layout = localLayout({ datadir, runDir: join(cycleDir, 'repro', 'run'), settings: record.settings.server });
       const cmd = [binary.path, ...serverArgs(layout, record.settings.server, binary)].map(quote).join(' ');
       process.stdout.write(`datadir ${datadir} (mounted)\nstart the server by hand:\n  mkdir -p ${quote(join(cycleDir, 'repro', 'run'))} && ${cmd}\n`);
