@@ -16,7 +16,8 @@ import { cyclePageName, cyclePagesFolder, renderCyclePage } from './cycle-page.j
 import { evidenceLog, openRun } from './load-run.js';
 import { renderReport } from './render-report.js';
 
-export async function writeReport(dir: string, outFile?: string, options: { history?: HistoryView } = {}): Promise<string> {
+/** `signal` aborted: it stops before the next page and removes its staging folder; what was there stays. */
+export async function writeReport(dir: string, outFile?: string, options: { history?: HistoryView; signal?: AbortSignal } = {}): Promise<string> {
   const run = await openRun(dir);
   const target = resolve(outFile ?? join(run.dir, 'index.html'));
   const folder = dirname(target);
@@ -35,11 +36,13 @@ export async function writeReport(dir: string, outFile?: string, options: { hist
   try {
     await mkdir(staging);
     for await (const record of run.records()) {
+      if (options.signal?.aborted) throw options.signal.reason;
       const log = await evidenceLog(run.dir, record, pages);
       const page = renderCyclePage({ record, log, campaign: summary.campaign, rigVersion: summary.environment.rigVersion, index: `../${encodeURIComponent(basename(target))}`, generatedAt });
       await writeFile(join(staging, cyclePageName(record.id)), page);
       briefs.push(briefOf(record));
     }
+    if (options.signal?.aborted) throw options.signal.reason;
     await rm(pages, { recursive: true, force: true });
     await rename(staging, pages);
     const index = renderReport({ results: { ...summary, cycles: briefs }, pages: encodeURIComponent(pagesName), generatedAt, history: options.history });

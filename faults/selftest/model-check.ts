@@ -43,6 +43,8 @@ export interface SelftestOptions {
   model: DeviceModel;
   environment?: DiskEnvironment;
   onSeed?: (done: number, of: number, seed: SeedResult) => void;
+  /** Aborted: no seed starts after it, and the run throws its reason once the seeds under way end. */
+  signal?: AbortSignal;
 }
 
 export interface SeedResult {
@@ -137,7 +139,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
   const result: SelftestResult = { backend: opts.backend, seeds: [], images: 0, alignedPagesTorn: {}, misalignedPagesTorn: {}, problems: [] };
   const queue = [...opts.seeds];
   const worker = async (): Promise<void> => {
-    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+    for (let seed = queue.shift(); seed !== undefined && !opts.signal?.aborted; seed = queue.shift()) {
       const one = await oneSeed(opts, seed, result);
       result.seeds.push(one);
       result.images += one.images;
@@ -145,6 +147,7 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.jobs ?? 1) }, worker));
+  if (opts.signal?.aborted) throw opts.signal.reason;
   result.seeds.sort((a, b) => a.seed - b.seed);
   for (const one of result.seeds) result.problems.push(...one.problems.map((p) => `seed ${one.seed}: ${p}`));
   // the blindness claims need a run of every kind (a single seed replayed may tear nothing)

@@ -1,7 +1,7 @@
 /**
  * `rig disk selftest` on the FUSE disk, as a user runs it: one seed of each kind of run through the
  * real stack, the model holding, the result as JSON and a line a seed; bad counts are one line and
- * exit 2. (The dm backend's run is in test/faults/dm/dm-guest.int.test.ts.)
+ * exit 2; SIGINT stops it. (The dm backend's run is in test/faults/dm/dm-guest.int.test.ts.)
  */
 import t from 'tap';
 import { RUN_KINDS, type SelftestResult } from '../../faults/selftest/model-check.js';
@@ -28,4 +28,19 @@ t.test('bad counts', async (t) => {
     t.equal(r.exitCode, 2, `${flag} ${value}`);
     t.equal(r.stderr.trim(), `rig: ${flag}: '${value}' is not a count; use a whole number from 1 to ${flag === '--plans' ? 1000 : flag === '--seeds' ? 100000 : 1000000000}`);
   }
+});
+
+t.test('SIGINT ends the run once the seeds under way end: no verdict, nothing left', async (t) => {
+  const child = rig(['disk', 'selftest', '--seeds', '1000', '--plans', '2']);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (/^\[1\/1000\] /m.test(stderr)) child.kill('SIGINT');
+  });
+  const ended = await child;
+  t.equal(ended.signal, 'SIGINT', `the run ends by the re-raised signal (${ended.stderr.split('\n').slice(-3).join(' | ')})`);
+  t.equal(ended.stdout, '', 'no verdict on a run that did not finish');
+  const done = [...ended.stderr.matchAll(/^\[(\d+)\/1000\] /gm)].map((m) => Number(m[1]));
+  t.ok(done.length >= 1 && Math.max(...done) < 5, `stopped after the seeds under way (${done.length} reported)`);
+  t.match(ended.stderr, /^rig: SIGINT received, cleaning up$/m);
 });

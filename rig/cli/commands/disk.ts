@@ -169,8 +169,9 @@ async function selftest(o: SelftestFlags): Promise<number> {
   const environment = contextFromEnv().disk;
   const model = readDeviceProfile('local');
   if (!model.ok) throw badInput(model.problem);
-  return runInterruptible(async () => {
+  return runInterruptible(async (signal) => {
     const result = await runSelftest({
+      signal,
       backend: o.backend,
       seeds: Array.from({ length: seeds }, (_, i) => first + i),
       plansPerSeed: plans,

@@ -9,6 +9,7 @@ import { contextFromEnv } from '../../context.js';
 import { historyOfRun } from '../../history/file-run.js';
 import { defaultHistoryPath } from '../../history/history-store.js';
 import { openResults } from '../../results/load-results.js';
+import { runInterruptible } from '../../interrupts.js';
 import { runAction } from '../run-action.js';
 
 export { writeReport };
@@ -23,7 +24,7 @@ export function register(program: Command): void {
     .action(runAction(async (dir: string, options: { out?: string; history?: string | true }) => {
       const store = options.history === true ? defaultHistoryPath(contextFromEnv().workDir) : options.history;
       const history = store === undefined ? undefined : await historyOfRun((await openResults(dir)).summary, dir, store);
-      const path = await writeReport(dir, options.out, { history });
+      const path = await runInterruptible((signal) => writeReport(dir, options.out, { history, signal }));
       process.stdout.write(`${path}\n`);
     }));
 }

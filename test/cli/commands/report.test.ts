@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { generateCampaign, writeCampaign } from '../../../bench/synthetic-campaign.js';
 import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
 import { copyQuickCampaign } from '../../fixtures/report/load-fixture.js';
 
@@ -40,4 +42,23 @@ t.test('a bad folder or an --out in a missing folder is one line and exit 2', as
   t.equal(badOut.code, 2);
   t.match(badOut.err, /does not exist; give --out a file in an existing folder$/);
   t.equal(badOut.err.split('\n').length, 1, 'one line');
+});
+
+t.test('SIGINT while the pages are written: the staging folder removed, nothing half-written', async (t) => {
+  const dir = t.testdir({});
+  await writeCampaign(dir, await generateCampaign({ cycles: 3000, preset: 'torn-pages' }));
+  const before = readdirSync(dir).sort();
+  const child = rig(['report', dir]);
+  // the pages are written to a staging folder beside the index, renamed into place at the end
+  let seen = false;
+  while (child.exitCode === null && !seen) {
+    seen = readdirSync(dir).some((f) => f.startsWith('.index-cycles.'));
+    if (!seen) await new Promise((r) => setTimeout(r, 5));
+  }
+  t.ok(seen, 'the staging folder appeared while the report ran');
+  child.kill('SIGINT');
+  const ended = await child;
+  t.equal(ended.signal, 'SIGINT', `the run ends by the re-raised signal (${ended.stderr.trim()})`);
+  t.equal(ended.stdout, '', 'no report path printed');
+  t.same(readdirSync(dir).sort(), before, 'no staging folder, no index, no pages');
 });
