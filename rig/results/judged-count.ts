@@ -1,7 +1,8 @@
 /**
  * What a run judged, in its modes' own words: a live cycle is one crash state of its own load run,
  * and an explore cycle judges many states of one recording (docs/guide/explore.md), each kept as a
- * cycle record. The end of `rig campaign` and `rig explore`, and the report's figures, say which they counted.
+ * cycle record. The end of `rig campaign` and `rig explore`, and the report's figures, say which
+ * they counted.
  */
 import type { CycleRecord } from './types.js';
 

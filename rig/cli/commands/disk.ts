@@ -2,7 +2,6 @@
  * `rig disk up|cut|status|down`: the power-fail disk on its own, for anyone who wants their own
  * program on it, and for repro by hand.
  */
-import { checkPageSize } from '../../campaign/field-parsers.js';
 import { checkFolderPath } from '../../folder-path.js';
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
@@ -63,7 +62,7 @@ async function up(opts: UpOptions): Promise<number> {
     sizeBytes: flagValue('--size', checkSize(opts.size)),
     fs,
     atomicUnit: flagValue('--atomic', checkAtomicUnit(opts.atomic)),
-    pageSize: flagValue('--page-size', checkPageSize(opts.pageSize)),
+    pageSize: flagValue('--page-size', checkSize(opts.pageSize, 1, '16k')), // any program's page, not only InnoDB's
     journalMaxBytes: flagValue('--cache-bound', checkSize(opts.cacheBound, 1, '256M')),
     trigger: flagValue('--trigger', checkTrigger(opts.trigger ?? (opts.backend === 'dm' ? 'manual' : formatTrigger(DEFAULT_DISK.trigger)), true)),
   };
