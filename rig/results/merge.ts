@@ -19,6 +19,7 @@ import { RESULTS_VERSION, type CycleRecord, type ResultsSummary } from './types.
 export interface MergeOptions {
   outDir: string; // where the merged results go: evidence paths are rewritten against it
   commandLine: string;
+  signal?: AbortSignal; // aborted: no record after it is written, and OUT/results.json is not
 }
 
 /** Writes OUT/cycles.jsonl, then OUT/results.json, and returns the merged summary. Nothing is
@@ -38,7 +39,8 @@ export async function mergeResults(inputs: OpenedResults[], options: MergeOption
     ...(s.settings.perf ? { pairsPlanned: planned(s.name, 'pairsPlanned') } : {}),
   })));
   await mkdir(options.outDir, { recursive: true });
-  const count = await writeCycleRecords(options.outDir, tallied(mergeRecords(inputs, order, options.outDir), tallies));
+  const count = await writeCycleRecords(options.outDir, untilAborted(tallied(mergeRecords(inputs, order, options.outDir), tallies), options.signal));
+  if (options.signal?.aborted) throw options.signal.reason;
   const scenarios = tallies.summaries();
   const startedAt = inputs.map((i) => i.summary.startedAt).sort()[0]!;
   const finished = inputs.every((i) => i.summary.finishedAt !== null);
@@ -109,4 +111,13 @@ function orderPairs(order: CampaignOrder, pairs: PerfPairRecord[]): PerfPairReco
     return { p, key };
   });
   return keyed.sort((a, b) => compareKeys(a.key, b.key)).map(({ p }) => p);
+}
+
+/** The records until `signal` is aborted; then its reason, thrown where the file is written (which
+ * removes its temporary file). */
+async function* untilAborted<T>(records: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  for await (const record of records) {
+    if (signal?.aborted) throw signal.reason;
+    yield record;
+  }
 }

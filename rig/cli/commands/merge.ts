@@ -3,10 +3,13 @@
  * `rig campaign --shard I/N` wrote) into OUT/results.json, OUT/cycles.jsonl and OUT/junit.xml, as
  * one unsharded run would have written them, then renders the report, and exits as that run
  * would have: 0 every expectation held, 1 one did not, 3 the rig failed. The records stream from
- * file to file: no step holds them all.
+ * file to file: no step holds them all. Interrupted, it stops where it is, leaves no temporary
+ * file, and removes OUT if it made it.
  */
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { checkAborted, runInterruptible } from '../../interrupts.js';
 import { describeExercise } from '../../results/exercise-claim.js';
 import { JUNIT_FILE } from '../../results/junit.js';
 import { mergeResults } from '../../results/merge.js';
@@ -24,16 +27,28 @@ import { checkFolderPath } from '../../folder-path.js';
 export interface MergeContext {
   renderReport?: ReportRenderer; // the HTML report: rendered from OUT after results.json is written
   print: (line: string) => void;
+  signal?: AbortSignal; // interrupted: it stops, and removes OUT if this merge made it
 }
 
 export async function runMerge(out: string, dirs: string[], context: MergeContext): Promise<number> {
   checkFolderPath('merge: <out>', out, 'the merged results');
   const inputs = await Promise.all(dirs.map((dir) => openResults(dir)));
   const commandLine = ['rig', 'merge', out, ...dirs].join(' ');
-  const merged = await mergeResults(inputs, { outDir: out, commandLine });
+  const { signal } = context;
+  const made = !existsSync(out);
+  let merged: ResultsSummary;
+  let report: string | null;
+  try {
+    merged = await mergeResults(inputs, { outDir: out, commandLine, signal });
+    checkAborted(signal);
+    await writeJunit(join(out, JUNIT_FILE), merged, () => streamCycleRecords(join(out, CYCLES_FILE)));
+    checkAborted(signal);
+    report = context.renderReport ? await context.renderReport(out) : null;
+  } catch (error) {
+    if (signal?.aborted && made) rmSync(out, { recursive: true, force: true });
+    throw error;
+  }
   const junitXml = join(out, JUNIT_FILE);
-  await writeJunit(junitXml, merged, () => streamCycleRecords(join(out, CYCLES_FILE)));
-  const report = context.renderReport ? await context.renderReport(out) : null;
   for (const line of summaryLines(merged)) context.print(line);
   context.print(`wrote ${join(out, SUMMARY_FILE)}, ${junitXml}${report ? `, ${report}` : ''}`);
   return outcomeExitCode(merged.outcome);
@@ -75,7 +90,9 @@ export function register(program: Command): void {
     .argument('<dirs...>', 'the folders the shards wrote (each holds results.json)')
     .action(
       runAction(async (out: string, dirs: string[]) =>
-        runMerge(out, dirs, { renderReport: (dir) => writeReport(dir), print: (line) => process.stdout.write(`${line}\n`) }),
+        runInterruptible((signal) =>
+          runMerge(out, dirs, { renderReport: (dir) => writeReport(dir, undefined, { signal }), print: (line) => process.stdout.write(`${line}\n`), signal }),
+        ),
       ),
     );
 }
