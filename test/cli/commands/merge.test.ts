@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { generateShard, writeCampaign } from '../../../bench/synthetic-campaign.js';
-import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
+import { ensureBuilt, rig, showedWhileRunning } from '../../fixtures/rig-cli.js';
 
 const dir = t.testdir({});
 const shards = [1, 2].map((index) => join(dir, `shard-${index}`));
@@ -23,12 +23,7 @@ t.test('SIGINT while the records are merged: no OUT, no temporary file', async (
   const out = join(dir, 'merged');
   const child = rig(['merge', out, ...shards]);
   // the records go to a temporary file in OUT, renamed into place once all are written
-  let seen = false;
-  while (child.exitCode === null && !seen) {
-    seen = existsSync(out) && readdirSync(out).some((f) => f.startsWith('.cycles.jsonl.'));
-    if (!seen) await new Promise((r) => setTimeout(r, 2));
-  }
-  t.ok(seen, 'the records file was being written');
+  t.ok(await showedWhileRunning(child, out, '.cycles.jsonl.'), 'the records file was being written');
   child.kill('SIGINT');
   const ended = await child;
   t.equal(ended.signal, 'SIGINT', `the run ends by the re-raised signal (${ended.stderr.trim()})`);
@@ -41,12 +36,7 @@ t.test('an OUT that was there stays, with no temporary file in it', async (t) =>
   const out = join(dir, 'kept');
   mkdirSync(out);
   const child = rig(['merge', out, ...shards]);
-  let seen = false;
-  while (child.exitCode === null && !seen) {
-    seen = readdirSync(out).some((f) => f.startsWith('.cycles.jsonl.'));
-    if (!seen) await new Promise((r) => setTimeout(r, 2));
-  }
-  t.ok(seen, 'the records file was being written');
+  t.ok(await showedWhileRunning(child, out, '.cycles.jsonl.'), 'the records file was being written');
   child.kill('SIGINT');
   const ended = await child;
   t.equal(ended.signal, 'SIGINT');

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { generateCampaign, writeCampaign } from '../../../bench/synthetic-campaign.js';
-import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
+import { ensureBuilt, rig, showedWhileRunning } from '../../fixtures/rig-cli.js';
 import { copyQuickCampaign } from '../../fixtures/report/load-fixture.js';
 
 t.before(ensureBuilt);
@@ -50,12 +50,7 @@ t.test('SIGINT while the pages are written: the staging folder removed, nothing 
   const before = readdirSync(dir).sort();
   const child = rig(['report', dir]);
   // the pages are written to a staging folder beside the index, renamed into place at the end
-  let seen = false;
-  while (child.exitCode === null && !seen) {
-    seen = readdirSync(dir).some((f) => f.startsWith('.index-cycles.'));
-    if (!seen) await new Promise((r) => setTimeout(r, 5));
-  }
-  t.ok(seen, 'the staging folder appeared while the report ran');
+  t.ok(await showedWhileRunning(child, dir, '.index-cycles.'), 'the staging folder appeared while the report ran');
   child.kill('SIGINT');
   const ended = await child;
   t.equal(ended.signal, 'SIGINT', `the run ends by the re-raised signal (${ended.stderr.trim()})`);
