@@ -6,6 +6,7 @@
  * one a live rig process started (that process stops it).
  */
 import type Dockerode from 'dockerode';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { rigFailure } from '../errors.js';
@@ -48,8 +49,14 @@ export function dockerAt(address: string): Dockerode {
   return new (client())(optionsFor(address));
 }
 
-/** True when the engine at `address` answers a ping within a few seconds. */
+/**
+ * True when the engine at `address` answers a ping within a few seconds. A socket that is not
+ * there cannot answer: no client is loaded to ask it (the client and its protocols are some 170
+ * modules, a quarter of a second of every local cycle's start here, and seconds in the guest).
+ */
 export async function pingEngine(address: string): Promise<boolean> {
+  const socketPath = optionsFor(address).socketPath;
+  if (socketPath !== undefined && !existsSync(socketPath)) return false;
   try {
     const probe = new (client())({ ...optionsFor(address), timeout: PING_TIMEOUT_MS });
     await probe.ping();

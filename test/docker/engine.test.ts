@@ -1,8 +1,9 @@
 import t from 'tap';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectEngine } from '../../rig/docker/engine.js';
+import { connectEngine, pingEngine } from '../../rig/docker/engine.js';
 import { RigError } from '../../rig/errors.js';
 import { ensureBuilt, rig } from '../fixtures/rig-cli.js';
 
@@ -10,6 +11,18 @@ t.before(ensureBuilt);
 const root = await mkdtemp(join(tmpdir(), 'rig-engine-'));
 t.teardown(() => rm(root, { recursive: true, force: true }));
 const deadSocket = `unix://${join(root, 'nobody.sock')}`;
+
+t.test('a socket that is not there does not answer, and no client is loaded to ask it', async (t) => {
+  const clientLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/dockerode/'));
+  t.equal(clientLoaded(), false, 'nothing before loaded the client');
+  t.equal(await pingEngine(deadSocket), false);
+  t.equal(await pingEngine(join(root, 'nobody.sock')), false, 'a bare path too');
+  t.equal(clientLoaded(), false, 'the client was not loaded for a socket that is not there');
+  const notListening = join(root, 'not-listening.sock');
+  await writeFile(notListening, '');
+  t.equal(await pingEngine(notListening), false, 'a file nothing listens on does not answer');
+  t.equal(clientLoaded(), true, 'and the client was loaded to ask it');
+});
 
 t.test('an engine that does not answer is a rig failure, one line, and nothing is started', async (t) => {
   const error = await connectEngine({ workDir: root, allowStart: true, dockerHost: deadSocket }).catch((e: unknown) => e);
