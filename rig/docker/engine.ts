@@ -55,10 +55,10 @@ export function dockerAt(address: string): Dockerode {
  * modules, a quarter of a second of every local cycle's start here, and seconds in the guest).
  */
 export async function pingEngine(address: string): Promise<boolean> {
-  const socketPath = optionsFor(address).socketPath;
-  if (socketPath !== undefined && !existsSync(socketPath)) return false;
+  const options = optionsFor(address);
+  if (options.socketPath !== undefined && !existsSync(options.socketPath)) return false;
   try {
-    const probe = new (client())({ ...optionsFor(address), timeout: PING_TIMEOUT_MS });
+    const probe = new (client())({ ...options, timeout: PING_TIMEOUT_MS });
     await probe.ping();
     return true;
   } catch {
