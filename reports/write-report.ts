@@ -10,6 +10,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { badInput, RigError, rigFailure } from '../rig/errors.js';
 import type { HistoryView } from '../rig/history/history-view.js';
+import { checkAborted } from '../rig/interrupts.js';
 import { briefOf, type CycleBrief } from '../rig/results/cycle-brief.js';
 import { writeFileAtomic } from '../rig/results/write-atomic.js';
 import { cyclePageName, cyclePagesFolder, renderCyclePage } from './cycle-page.js';
@@ -36,13 +37,13 @@ export async function writeReport(dir: string, outFile?: string, options: { hist
   try {
     await mkdir(staging);
     for await (const record of run.records()) {
-      if (options.signal?.aborted) throw options.signal.reason;
+      checkAborted(options.signal);
       const log = await evidenceLog(run.dir, record, pages);
       const page = renderCyclePage({ record, log, campaign: summary.campaign, rigVersion: summary.environment.rigVersion, index: `../${encodeURIComponent(basename(target))}`, generatedAt });
       await writeFile(join(staging, cyclePageName(record.id)), page);
       briefs.push(briefOf(record));
     }
-    if (options.signal?.aborted) throw options.signal.reason;
+    checkAborted(options.signal);
     await rm(pages, { recursive: true, force: true });
     await rename(staging, pages);
     const index = renderReport({ results: { ...summary, cycles: briefs }, pages: encodeURIComponent(pagesName), generatedAt, history: options.history });

@@ -7,6 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { badInput } from '../errors.js';
+import { checkAborted } from '../interrupts.js';
 import { CampaignOrder, compareKeys } from './campaign-order.js';
 import type { OpenedResults } from './load-results.js';
 import { mergeRecords } from './merge-records.js';
@@ -40,7 +41,7 @@ export async function mergeResults(inputs: OpenedResults[], options: MergeOption
   })));
   await mkdir(options.outDir, { recursive: true });
   const count = await writeCycleRecords(options.outDir, untilAborted(tallied(mergeRecords(inputs, order, options.outDir), tallies), options.signal));
-  if (options.signal?.aborted) throw options.signal.reason;
+  checkAborted(options.signal);
   const scenarios = tallies.summaries();
   const startedAt = inputs.map((i) => i.summary.startedAt).sort()[0]!;
   const finished = inputs.every((i) => i.summary.finishedAt !== null);
@@ -117,7 +118,7 @@ function orderPairs(order: CampaignOrder, pairs: PerfPairRecord[]): PerfPairReco
  * removes its temporary file). */
 async function* untilAborted<T>(records: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
   for await (const record of records) {
-    if (signal?.aborted) throw signal.reason;
+    checkAborted(signal);
     yield record;
   }
 }
