@@ -17,6 +17,11 @@ export function cyclePageName(id: string): string {
   return `${anchorId('cycle', id)}.html`;
 }
 
+/** Whether a file name is one cyclePageName gives. */
+export function isCyclePageName(name: string): boolean {
+  return /^cycle-[A-Za-z0-9_.-]+\.html$/.test(name);
+}
+
 /** The pages folder of an index file: index.html's is index-cycles. */
 export function cyclePagesFolder(indexName: string): string {
   return `${indexName.replace(/\.html?$/i, '')}-cycles`;

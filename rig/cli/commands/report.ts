@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .command('report')
     .description("render a campaign's HTML report from DIR/results.json and its cycle records: a self-contained index (DIR/index.html by default) and a page per cycle beside it (DIR/index-cycles/)")
     .argument('<dir>', 'a campaign output folder holding results.json')
-    .option('--out <file>', 'write the index here instead of DIR/index.html; the cycle pages go beside it, in <name>-cycles/')
+    .option('--out <file>', 'write the index here instead of DIR/index.html; the cycle pages go beside it, in <name>-cycles/ (either replaced only when it is a report\'s)')
     .option('--history [store]', 'add "Since earlier runs" from the history store (default: history.sqlite in the work dir), where DIR is filed')
     .action(runAction(async (dir: string, options: { out?: string; history?: string | true }) => {
       const store = options.history === true ? defaultHistoryPath(contextFromEnv().workDir) : options.history;

@@ -29,6 +29,26 @@ t.test('--out FILE writes there', async (t) => {
   t.equal(out, `${join(run.dir, 'cycles', 'report.html')}`);
 });
 
+t.test('--out replaces a report the rig wrote, never a file or folder of that name it did not', async (t) => {
+  const run = await copyQuickCampaign();
+  t.teardown(run.cleanup);
+  const dir = t.testdir({ 'notes.html': 'my notes', 'mine-cycles': { 'cycle-a.html': 'x', 'todo.txt': 'keep' } });
+  const notes = await runReport([run.dir, '--out', join(dir, 'notes.html')]);
+  t.equal(notes.code, 2);
+  t.equal(notes.err, `rig: cannot write ${join(dir, 'notes.html')}: the file is there and is not a report the rig wrote; move it, or give --out another file name`);
+  const mine = await runReport([run.dir, '--out', join(dir, 'mine.html')]);
+  t.equal(mine.code, 2);
+  t.equal(mine.err, `rig: cannot write the cycle pages to ${join(dir, 'mine-cycles')}: it holds todo.txt, which is no cycle page; move it, or give --out another file name`);
+  t.same(readdirSync(dir).sort(), ['mine-cycles', 'notes.html'], 'nothing written beside them');
+  t.equal(await readFile(join(dir, 'notes.html'), 'utf8'), 'my notes');
+  t.same(readdirSync(join(dir, 'mine-cycles')).sort(), ['cycle-a.html', 'todo.txt']);
+  // the rig's own report, written again over itself
+  const first = await runReport([run.dir, '--out', join(dir, 'r.html')]);
+  const again = await runReport([run.dir, '--out', join(dir, 'r.html')]);
+  t.same([first.code, again.code], [0, 0], again.err);
+  t.ok(readdirSync(join(dir, 'r-cycles')).length > 0, 'its cycle pages');
+});
+
 t.test('a bad folder or an --out in a missing folder is one line and exit 2', async (t) => {
   const run = await copyQuickCampaign();
   t.teardown(run.cleanup);
