@@ -21,6 +21,7 @@ export interface MergeOptions {
   outDir: string; // where the merged results go: evidence paths are rewritten against it
   commandLine: string;
   signal?: AbortSignal; // aborted: no record after it is written, and OUT/results.json is not
+  beforeReplacing?: () => void; // once every record is merged, before the first file in OUT is replaced
 }
 
 /** Writes OUT/cycles.jsonl, then OUT/results.json, and returns the merged summary. Nothing is
@@ -40,7 +41,8 @@ export async function mergeResults(inputs: OpenedResults[], options: MergeOption
     ...(s.settings.perf ? { pairsPlanned: planned(s.name, 'pairsPlanned') } : {}),
   })));
   await mkdir(options.outDir, { recursive: true });
-  const count = await writeCycleRecords(options.outDir, untilAborted(tallied(mergeRecords(inputs, order, options.outDir), tallies), options.signal));
+  const merged = untilAborted(tallied(mergeRecords(inputs, order, options.outDir), tallies), options.signal);
+  const count = await writeCycleRecords(options.outDir, endingWith(merged, () => options.beforeReplacing?.()));
   checkAborted(options.signal);
   const scenarios = tallies.summaries();
   const startedAt = inputs.map((i) => i.summary.startedAt).sort()[0]!;
@@ -62,6 +64,12 @@ export async function mergeResults(inputs: OpenedResults[], options: MergeOption
   };
   await writeSummaryFile(options.outDir, summary);
   return summary;
+}
+
+/** The records, then `last` run once they are all through (before the file they go to is renamed). */
+async function* endingWith<T>(items: AsyncIterable<T>, last: () => void): AsyncGenerator<T> {
+  yield* items;
+  last();
 }
 
 async function* tallied(records: AsyncIterable<CycleRecord>, tallies: ScenarioTallies): AsyncGenerator<CycleRecord> {

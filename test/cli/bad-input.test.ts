@@ -31,7 +31,7 @@ t.test('a file or a missing folder where a command wants a folder', async (t) =>
   await refused(t, dir, ['cycle', '--out', file], /^rig: --out .*a-file is a file; give a folder for cycle\.json and the evidence$/);
   await refused(t, dir, ['campaign', 'campaigns/quick.yml', '--resume', '--out', file], /^rig: --out .*a-file is a file; give a folder for the results$/);
   await refused(t, dir, ['repro', '--down', join(dir, 'missing')], /^rig: .*missing: no such folder; name the folder 'rig repro' was run on$/);
-  await refused(t, dir, ['merge', file, QUICK_CAMPAIGN_DIR], /^rig: merge: <out> .*a-file is a file; give a folder for the merged results$/);
+  await refused(t, dir, ['merge', file, QUICK_CAMPAIGN_DIR], /^rig: OUT .*a-file is a file; give a folder for the merged results$/);
 });
 
 t.test('a cycle.json the rig did not write', async (t) => {

@@ -3,11 +3,12 @@
  * `rig campaign --shard I/N` wrote) into OUT/results.json, OUT/cycles.jsonl and OUT/junit.xml, as
  * one unsharded run would have written them, then renders the report, and exits as that run
  * would have: 0 every expectation held, 1 one did not, 3 the rig failed. The records stream from
- * file to file: no step holds them all. Interrupted, it stops where it is, leaves no temporary
- * file, and removes OUT if it made it.
+ * file to file: no step holds them all. OUT is new, empty or an earlier run's (whose results it
+ * replaces), and none of the shards. Interrupted, it stops where it is and leaves none of its
+ * files: it removes OUT if it made it.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkAborted, runInterruptible } from '../../interrupts.js';
 import { describeExercise } from '../../results/exercise-claim.js';
@@ -22,16 +23,19 @@ import { writeJunit } from '../../results/write-junit.js';
 import type { ReportRenderer } from '../../results/write-results.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { runAction } from '../run-action.js';
-import { checkFolderPath } from '../../folder-path.js';
+import { badInput } from '../../errors.js';
+import { checkFreshOutFolder, clearEarlierRun, removeRunFiles } from '../../campaign/out-folder.js';
 
 export interface MergeContext {
   renderReport?: ReportRenderer; // the HTML report: rendered from OUT after results.json is written
   print: (line: string) => void;
-  signal?: AbortSignal; // interrupted: it stops, and removes OUT if this merge made it
+  signal?: AbortSignal; // interrupted: it stops, and removes its files (OUT too if it made it)
 }
 
 export async function runMerge(out: string, dirs: string[], context: MergeContext): Promise<number> {
-  checkFolderPath('merge: <out>', out, 'the merged results');
+  checkFreshOutFolder(out, 'OUT', 'the merged results');
+  const shard = dirs.find((dir) => resolve(dir) === resolve(out));
+  if (shard) throw badInput(`OUT ${out} is also a shard's folder; give the merged results a folder of their own`);
   const inputs = await Promise.all(dirs.map((dir) => openResults(dir)));
   const commandLine = ['rig', 'merge', out, ...dirs].join(' ');
   const { signal } = context;
@@ -39,13 +43,17 @@ export async function runMerge(out: string, dirs: string[], context: MergeContex
   let merged: ResultsSummary;
   let report: string | null;
   try {
-    merged = await mergeResults(inputs, { outDir: out, commandLine, signal });
+    // an earlier run's results go once the shards' have all been read and checked
+    merged = await mergeResults(inputs, { outDir: out, commandLine, signal, beforeReplacing: () => clearEarlierRun(out) });
     checkAborted(signal);
     await writeJunit(join(out, JUNIT_FILE), merged, () => streamCycleRecords(join(out, CYCLES_FILE)));
     checkAborted(signal);
     report = context.renderReport ? await context.renderReport(out) : null;
   } catch (error) {
-    if (signal?.aborted && made) rmSync(out, { recursive: true, force: true });
+    if (signal?.aborted) {
+      if (made) rmSync(out, { recursive: true, force: true });
+      else removeRunFiles(out);
+    }
     throw error;
   }
   const junitXml = join(out, JUNIT_FILE);
@@ -86,7 +94,7 @@ export function register(program: Command): void {
   program
     .command('merge')
     .description("merge the results of a campaign's shards into one results.json, cycles.jsonl and junit.xml")
-    .argument('<out>', 'folder for the merged results')
+    .argument('<out>', 'folder for the merged results: new, empty, or an earlier run\'s (replaced)')
     .argument('<dirs...>', 'the folders the shards wrote (each holds results.json)')
     .action(
       runAction(async (out: string, dirs: string[]) =>
