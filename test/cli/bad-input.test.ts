@@ -29,6 +29,7 @@ t.test('a file or a missing folder where a command wants a folder', async (t) =>
   await refused(t, dir, ['cleanup', '--dir', file], /^rig: --dir .*a-file is a file; name the work folder/);
   await refused(t, dir, ['perf', '--out', join(file, 'perf')], /^rig: --out .*a-file\/perf is inside .*a-file, which is a file; give a folder for perf\.json$/);
   await refused(t, dir, ['cycle', '--out', file], /^rig: --out .*a-file is a file; give a folder for cycle\.json and the evidence$/);
+  await refused(t, dir, ['cycle', '--out', dir], /^rig: --out .* is not empty and holds no cycle; give a new or empty folder, or an earlier cycle's folder$/);
   await refused(t, dir, ['campaign', 'campaigns/quick.yml', '--resume', '--out', file], /^rig: --out .*a-file is a file; give a folder for the results$/);
   await refused(t, dir, ['repro', '--down', join(dir, 'missing')], /^rig: .*missing: no such folder; name the folder 'rig repro' was run on$/);
   await refused(t, dir, ['merge', file, QUICK_CAMPAIGN_DIR], /^rig: OUT .*a-file is a file; give a folder for the merged results$/);

@@ -3,7 +3,7 @@
  * the verdict is one the scenario allows, 1 on a database finding, 2 on bad input, 3 on rig-error.
  */
 import type { Command } from 'commander';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { contextFromEnv } from '../../context.js';
@@ -21,9 +21,18 @@ import { runAction } from '../run-action.js';
 import { checkFolderPath } from '../../folder-path.js';
 import { preflightBackends } from '../preflight-backends.js';
 
+/** A cycle's --out: new, empty, or an earlier cycle's (it holds cycle.json), so a cycle writes its
+ * evidence over nothing of anyone else's. */
+function checkCycleFolder(out: string): void {
+  checkFolderPath('--out', out, 'cycle.json and the evidence');
+  if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'cycle.json'))) {
+    throw badInput(`--out ${out} is not empty and holds no cycle; give a new or empty folder, or an earlier cycle's folder`);
+  }
+}
+
 async function cycle(o: Record<string, string | undefined>): Promise<number> {
   const { scenario, seed, bounds } = scenarioFromFlags(o);
-  if (o.out !== undefined) checkFolderPath('--out', o.out, 'cycle.json and the evidence');
+  if (o.out !== undefined) checkCycleFolder(o.out);
   await preflightBackends([scenario.settings], contextFromEnv().disk);
   const dir = resolve(o.out ?? mkdtempSync(join(tmpdir(), 'rig-cycle-')));
   const context = contextFromEnv();
@@ -67,6 +76,6 @@ export function register(program: Command): void {
   const command = program.command('cycle').description('run one crash cycle and judge it');
   for (const f of [...SCENARIO_FLAGS, ...CYCLE_FLAGS]) command.addOption(flagOption(f));
   command
-    .option('--out <dir>', 'folder for cycle.json and evidence (default: a new temp folder)')
+    .option('--out <dir>', 'folder for cycle.json and evidence: new, empty or an earlier cycle\'s (default: a new temp folder)')
     .action(runAction(cycle));
 }
