@@ -1,6 +1,7 @@
 /**
- * What a campaign shows while it runs. On a terminal: one progress bar with the scenario, cycle,
- * phase, verdict counts so far and an ETA, and a line per finished cycle above it. Elsewhere (CI
+ * What a campaign shows while it runs. On a terminal (stderr): one progress bar with the time
+ * left, the scenario, cycle, phase and verdict counts so far, in that order (a narrow terminal
+ * clips the end), and a line per finished cycle above it. Elsewhere (CI
  * logs, pipes): only the line per finished cycle, e.g.
  * `[3/9] quick-dw-on-4k-2: restored (12 torn pages) 17.2 s`, and a line when an exploration's
  * recording is made (what it holds, how many states are judged at once). Warnings go to stderr.
@@ -28,9 +29,10 @@ export function cycleLine(n: number, total: number, record: CycleRecord, seconds
   return `[${n}/${total}] ${record.id}: ${record.verdict} (${detail}${held}) ${seconds.toFixed(1)} s`;
 }
 
-/** `total` cycles planned; `finished`: those an earlier, resumed run recorded. */
-export function createProgress(total: number, finished: CycleRecord[], tty: boolean): CampaignProgress {
-  return tty ? barProgress(total, finished) : plainProgress(total);
+/** `total` cycles planned; `finished`: those an earlier, resumed run recorded; `terminal`: where
+ * the bar goes (stderr; a test gives its own). */
+export function createProgress(total: number, finished: CycleRecord[], tty: boolean, terminal: NodeJS.WritableStream = process.stderr): CampaignProgress {
+  return tty ? barProgress(total, finished, terminal) : plainProgress(total);
 }
 
 function plainProgress(total: number): CampaignProgress {
@@ -44,13 +46,15 @@ function plainProgress(total: number): CampaignProgress {
   };
 }
 
-function barProgress(total: number, finished: CycleRecord[]): CampaignProgress {
+function barProgress(total: number, finished: CycleRecord[], terminal: NodeJS.WritableStream): CampaignProgress {
   const multi = new cliProgress.MultiBar(
     {
-      format: '{bar} {value}/{total} | {scenario} cycle {cycle} | {phase} | {counts} | ETA {eta}',
+      // {remaining}, not {eta}: the bar's own eta (seconds, from its last few ticks) would win
+      format: '{bar} {value}/{total} | ETA {remaining} | {scenario} cycle {cycle} | {phase} | {counts}',
+      barsize: 20,
+      stream: terminal,
       hideCursor: true,
       clearOnComplete: false,
-      etaBuffer: 5,
     },
     cliProgress.Presets.shades_classic,
   );
@@ -61,7 +65,7 @@ function barProgress(total: number, finished: CycleRecord[]): CampaignProgress {
   let finishedHere = 0;
   // cycles take tens of seconds each: the mean so far says more than a rate over the last few ticks
   const eta = (n: number) => formatSeconds(((Date.now() - started) / finishedHere / 1000) * (total - n));
-  const bar = multi.create(total, finished.length, { scenario: '', cycle: '', phase: 'starting', counts: countText(), eta: 'after the first cycle' });
+  const bar = multi.create(total, finished.length, { scenario: '', cycle: '', phase: 'starting', counts: countText(), remaining: 'after the first cycle' });
   return {
     cycleStarted: (_n, cycle) => bar.update({ scenario: cycle.scenario, cycle: cycle.cycle, phase: 'starting' }),
     phase: (phase) => bar.update({ phase }),
@@ -69,7 +73,7 @@ function barProgress(total: number, finished: CycleRecord[]): CampaignProgress {
       counts.set(record.verdict, (counts.get(record.verdict) ?? 0) + 1);
       multi.log(`${cycleLine(n, total, record, seconds)}\n`);
       finishedHere += 1;
-      bar.update(n, { phase: 'done', counts: countText(), eta: eta(n) });
+      bar.update(n, { phase: 'done', counts: countText(), remaining: eta(n) });
     },
     note: (line) => multi.log(`${line}\n`),
     warn: (line) => multi.log(`${line}\n`),
