@@ -3,7 +3,8 @@
  * created; SIGINT with two states judged at once (explore's lanes) leaves nothing behind and keeps the states judged so far
  * recorded, and --resume (with --lanes 1) explores that cycle again to the end; a reader of its
  * output that goes away (`| head`) interrupts it the same way; a state's repro rebuilds it from
- * the recording with its sha256; the report shows where each state came from, in Chromium.
+ * the recording with its sha256, and runs its recovery again as the state's own went; the report
+ * shows where each state came from, in Chromium.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,6 +108,18 @@ t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
   const down = await rig(['repro', '--down', dir], env);
   t.match(down.stdout, /repro disk taken down/);
   t.same(await leftoversUnder(base), [], 'repro --down leaves nothing');
+
+  // the recovery run again on the rebuilt image does what the state's own recovery did
+  const recovered = await rig(['repro', '--recover', dir], env);
+  t.equal(recovered.exitCode, 0, recovered.stderr.trim());
+  if (state.recovery?.readyMs === null) {
+    // the cause is shown, not only the generic lines a refusing server ends its log with
+    t.match(recovered.stdout, /^the server refused to start again \(exit \d+\); its log's telling lines:$/m, `${state.id} never answered: ${state.reason}`);
+    t.match(recovered.stdout, /^ *\d+: .*\[ERROR\] InnoDB: .*corrupt/m, 'the line naming the corrupt page or file');
+  } else {
+    t.match(recovered.stdout, /^the server started on the crash image; socket /m, `${state.id} answered in ${state.recovery?.readyMs} ms`);
+  }
+  t.same(await leftoversUnder(base), [], 'repro --recover takes its disk down');
 });
 
 t.test('a reader that goes away (| head): interrupted like SIGINT, nothing left behind', async (t) => {

@@ -28,6 +28,7 @@ import { createLocalRuntime } from '../../runtime/local.js';
 import type { ServerRuntime } from '../../runtime/types.js';
 import { unsupportedSetting } from '../../runtime/server-args.js';
 import { serverIdentity } from '../../results/server-identity.js';
+import { classifyErrorLog, excerptErrorLog } from '../../logs/index.js';
 
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
@@ -124,7 +125,7 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
       const bound = record.recovery?.bounds.startMs ?? DEFAULT_RECOVERY_BOUNDS.startMs; // the cycle's own, if it recorded one
       const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, bound);
       if (!outcome.ready) {
-        process.stdout.write(`the server refused to start again (exit ${outcome.exitCode}); last log lines:\n${outcome.errorLog.trim().split('\n').slice(-5).join('\n')}\n`);
+        process.stdout.write(`the server refused to start again (exit ${outcome.exitCode}); ${tellingLines(outcome.errorLog)}\n`);
       } else {
         process.stdout.write(`the server started on the crash image; socket ${outcome.server.socketPath}\n`);
         await outcome.server.stop();
@@ -135,6 +136,15 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
       await reproDown(cycleDir);
     }
   });
+}
+
+/** What a refusing server's log says of why, numbered as in the log: the lines the rig's classifier
+ * flags, the most telling kinds first (the cause comes before the generic "Aborting" lines that
+ * end the log); where it flags none, the log's last lines. */
+function tellingLines(log: string): string {
+  const excerpt = excerptErrorLog(log, classifyErrorLog(log), 8, 0);
+  if (excerpt) return `its log's telling lines:\n${excerpt}`;
+  return `its log's last lines:\n${log.trim().split('\n').slice(-5).join('\n')}`;
 }
 
 export function register(program: Command): void {
