@@ -11,6 +11,7 @@ import { currentOwner, formatOwner, ownerAlive, readOwner } from '../process-own
 import { rigFailure } from '../errors.js';
 import type { DockerPaths } from './paths.js';
 import { endProcess, isOurProcess, killOrphanShims, readPid, removeFile, unmountUnder } from './process-records.js';
+import { checkAborted } from '../interrupts.js';
 
 export function dockerdArgs(paths: DockerPaths): string[] {
   return [
@@ -55,7 +56,7 @@ export async function waitForEngine(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (signal?.aborted) throw signal.reason;
+    checkAborted(signal);
     if (await ping()) return;
     if (!(await isOurProcess(pid, paths.dataRoot))) {
       throw rigFailure(`dockerd exited before it answered: ${await lastLogLine(paths)} (log: ${paths.logFile})`);

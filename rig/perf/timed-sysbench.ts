@@ -12,6 +12,7 @@ import { findExecutable } from '../runtime/find-server-binary.js';
 import { readSysbenchSummary } from './sysbench-summary.js';
 import type { SysbenchSummary } from '../results/perf-pair-record.js';
 import { sysbenchTest, type PerfWorkload } from './perf-workload.js';
+import { checkAborted } from '../interrupts.js';
 
 export interface TimedSysbench {
   socketPath: string;
@@ -57,7 +58,7 @@ export async function runTimedSysbench(run: TimedSysbench): Promise<SysbenchSumm
     ...(run.signal ? { cancelSignal: run.signal } : {}),
     forceKillAfterDelay: 5000,
   });
-  if (run.signal?.aborted) throw run.signal.reason;
+  checkAborted(run.signal);
   const summary = result.failed ? null : readSysbenchSummary(result.stdout);
   if (!summary) {
     const why = sysbenchFailure(result.all ?? '') ?? result.shortMessage ?? 'no statistics in its output';

@@ -24,6 +24,7 @@ import { packageShare } from './guest-paths.js';
 import { listenForOutput, type OutputSocket } from './output-socket.js';
 import type { VmPaths } from './paths.js';
 import { qemuArgs } from './qemu-args.js';
+import { checkAborted } from '../interrupts.js';
 
 export const RUN_DIR_FILES = { owner: 'owner', qemuPid: 'qemu.pid', console: 'console.log' } as const;
 
@@ -72,7 +73,7 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
     const timeout = AbortSignal.timeout(run.timeoutS * 1000);
     const started = Date.now();
     const exit = await runQemu(qemu, args, run.signal ? AbortSignal.any([run.signal, timeout]) : timeout);
-    if (run.signal?.aborted) throw run.signal.reason;
+    checkAborted(run.signal);
     for (const socket of sockets) await socket.drained(5000);
     const status = await readFile(join(runDir, RUN_FILES.status), 'utf8').catch(() => null);
     const consoleText = await readFile(join(runDir, RUN_DIR_FILES.console), 'utf8').catch(() => '');
