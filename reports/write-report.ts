@@ -76,7 +76,8 @@ async function checkReplaceable(target: string, pages: string): Promise<void> {
   }
 }
 
-/** Whether the file starts as the rig's pages do: its title, in the head, ends with the rig's name. */
+/** Whether the file starts as the rig's pages do: its title, in the head, ends with the rig's
+ * name. */
 async function isReportPage(path: string): Promise<boolean> {
   const file = await open(path, 'r');
   try {

@@ -66,7 +66,8 @@ export async function mergeResults(inputs: OpenedResults[], options: MergeOption
   return summary;
 }
 
-/** The records, then `last` run once they are all through (before the file they go to is renamed). */
+/** The records, then `last` run once they are all through (before the file they go to is
+ * renamed). */
 async function* endingWith<T>(items: AsyncIterable<T>, last: () => void): AsyncGenerator<T> {
   yield* items;
   last();

@@ -9,7 +9,7 @@ import { createProgress, cycleLine } from '../../rig/campaign/progress.js';
 import type { PlannedCycle } from '../../rig/campaign/types.js';
 import type { CycleRecord } from '../../rig/results/types.js';
 
-/** A terminal of `columns`: what was written to it, and each line it last showed, escapes removed. */
+/** A terminal of `columns`: what was written to it, and each line it showed, escapes removed. */
 function terminal(columns: number) {
   const chunks: string[] = [];
   const stream = Object.assign(
