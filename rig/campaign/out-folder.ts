@@ -3,20 +3,16 @@
  * of an earlier run, which the new run replaces. Any other non-empty folder is refused before
  * anything is created, so a mistyped --out never deletes someone's files.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { badInput } from '../errors.js';
-import { checkFolderPath } from '../folder-path.js';
+import { checkRunFolder } from '../folder-path.js';
 import { cyclePagesFolder } from '../../reports/cycle-page.js';
 
 const RUN_FILES = ['results.json', 'cycles.jsonl', 'junit.xml', 'index.html'];
 
 /** `name`: how the command line names the folder (`--out` for a campaign, `OUT` for a merge). */
 export function checkFreshOutFolder(dir: string, name = '--out', holds = 'the results'): void {
-  checkFolderPath(name, dir, holds);
-  if (!existsSync(dir)) return;
-  if (readdirSync(dir).length === 0 || existsSync(join(dir, 'results.json'))) return;
-  throw badInput(`${name} ${dir} is not empty and holds no campaign results; give a new or empty folder, or an earlier run's folder`);
+  checkRunFolder(dir, { flag: name, holds, marker: 'results.json', none: 'campaign results', earlier: "an earlier run's folder" });
 }
 
 /** Removes an earlier run's results and cycle folders (call after the leftover sweep). */

@@ -3,7 +3,7 @@
  * the verdict is one the scenario allows, 1 on a database finding, 2 on bad input, 3 on rig-error.
  */
 import type { Command } from 'commander';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { contextFromEnv } from '../../context.js';
@@ -18,21 +18,13 @@ import { serverIdentity } from '../../results/server-identity.js';
 import { sweepLeftovers } from '../../cleanup/sweep-leftovers.js';
 import { CYCLE_FLAGS, SCENARIO_FLAGS, flagOption, scenarioFromFlags } from '../cycle-scenario.js';
 import { runAction } from '../run-action.js';
-import { checkFolderPath } from '../../folder-path.js';
+import { checkRunFolder } from '../../folder-path.js';
 import { preflightBackends } from '../preflight-backends.js';
-
-/** A cycle's --out: new, empty, or an earlier cycle's (it holds cycle.json), so a cycle writes its
- * evidence over nothing of anyone else's. */
-function checkCycleFolder(out: string): void {
-  checkFolderPath('--out', out, 'cycle.json and the evidence');
-  if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'cycle.json'))) {
-    throw badInput(`--out ${out} is not empty and holds no cycle; give a new or empty folder, or an earlier cycle's folder`);
-  }
-}
 
 async function cycle(o: Record<string, string | undefined>): Promise<number> {
   const { scenario, seed, bounds } = scenarioFromFlags(o);
-  if (o.out !== undefined) checkCycleFolder(o.out);
+  // new, empty, or an earlier cycle's: a cycle writes its evidence over nothing of anyone else's
+  if (o.out !== undefined) checkRunFolder(o.out, { flag: '--out', holds: 'cycle.json and the evidence', marker: 'cycle.json', none: 'cycle', earlier: "an earlier cycle's folder" });
   await preflightBackends([scenario.settings], contextFromEnv().disk);
   const dir = resolve(o.out ?? mkdtempSync(join(tmpdir(), 'rig-cycle-')));
   const context = contextFromEnv();
