@@ -75,7 +75,7 @@ export function register(program: Command): void {
   engineOptions(
     images
       .command('build')
-      .description('build server images (skips those the engine already has); --offline with no --image builds every offline one')
+      .description('build server images (skips a server image the engine already has; `rig` is built again); --offline with no --image builds every offline one')
       .option('--offline', 'build from a debootstrap Debian base (no registry needed)')
       .option('--image <name...>', `catalog name(s): ${imageNames(false).join(', ')} (offline: ${imageNames(true).join(', ')})`),
   ).action(runAction(build));
