@@ -27,6 +27,7 @@ import { runCycle } from '../rig/cycle/run-cycle.js';
 import { judgeRecorded, type ExploreInput, type ExploreResult } from '../rig/explore/run-explore.js';
 import { recordLoad } from '../rig/explore/record-load.js';
 import { runInterruptible } from '../rig/interrupts.js';
+import { exitCodeOf } from '../rig/errors.js';
 import { exercisedDoublewrite } from '../rig/results/exercised.js';
 import { EXPLORE_PICKS, type CycleRecord, type ExplorePick, type ScenarioSettings } from '../rig/results/types.js';
 import { createRuntime } from '../rig/runtime/create-runtime.js';
@@ -234,12 +235,12 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
 }
 
 async function main(): Promise<void> {
-  if (!EXPLORE_PICKS.includes(PICK)) throw new Error(`--pick: one of ${EXPLORE_PICKS.join(', ')}`);
+  if (!EXPLORE_PICKS.includes(PICK)) refuse(`--pick: '${PICK}' is not a pick; use one of ${EXPLORE_PICKS.join(', ')}`, USAGE);
   const trigger = TRIGGER ? checkCampaignTrigger(TRIGGER) : null;
-  if (trigger && !trigger.ok) throw new Error(`--trigger: ${trigger.problem}`);
-  const campaign = await loadCampaign(FILE, {});
+  if (trigger && !trigger.ok) refuse(`--trigger: ${trigger.problem}`, USAGE);
+  const campaign = await loadCampaign(FILE, {}).catch((error: unknown) => (exitCodeOf(error) === 2 ? refuse((error as Error).message, USAGE) : Promise.reject(error)));
   const scenarios = campaign.scenarios.filter((s) => !ONLY || s.settings.name === ONLY);
-  if (!scenarios.length) throw new Error(`--scenario: ${FILE} has no scenario ${ONLY}`);
+  if (!scenarios.length) refuse(`--scenario: ${FILE} has no scenario '${ONLY}'; use one of ${campaign.scenarios.map((s) => s.settings.name).join(', ')}`, USAGE);
   const context = contextFromEnv();
   const root = mkdtempSync(join(tmpdir(), 'rig-bench-explore-'));
   process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario, judged three ways on one recording\n`);

@@ -19,6 +19,10 @@ t.test('explore: --help, and each kind of bad input refused before anything runs
     [['--states', '0'], /^bench: --states takes a positive whole number, not '0'; usage: /],
     [['--cycles', '1.5'], /^bench: --cycles takes a whole number, not '1\.5'; usage: /],
     [['a.yml', 'b.yml'], /^bench: give at most one campaign file \(\*\.yml\), not a\.yml b\.yml; usage: /],
+    [['--pick', 'best'], /^bench: --pick: 'best' is not a pick; use one of every, sample, targeted; usage: /],
+    [['--trigger', 'soon'], /^bench: --trigger: .*; usage: /],
+    [['--scenario', 'nope', 'campaigns/explore.yml'], /^bench: --scenario: campaigns\/explore\.yml has no scenario 'nope'; use one of dw-on-atomic4k, .*; usage: /],
+    [['campaigns/none.yml'], /^bench: .*campaigns\/none\.yml.*; usage: /],
   ];
   for (const [args, said] of cases) {
     const r = await run('explore', args);
