@@ -112,10 +112,13 @@ function flagAt(path: PropertyKey[]): string {
   return f ? flagName(f) : formatPath(path);
 }
 
+const MAX_BOUND_S = 86_400;
+
+/** A bound in seconds, at most a day: a timer's delay past 2^31 - 1 ms would fire at once. */
 function seconds(text: string | undefined, f: ScenarioFlag): number {
   const value = text ?? f.shown!;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < 1) throw badInput(`${flagName(f)}: '${value}' is not a whole number of seconds of at least 1`);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_BOUND_S) throw badInput(`${flagName(f)}: '${value}' is not a whole number of seconds from 1 to ${MAX_BOUND_S}`);
   return n * 1000;
 }
 
