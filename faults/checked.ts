@@ -8,9 +8,10 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }
 export const accept = <T>(value: T): Checked<T> => ({ ok: true, value });
 export const reject = (problem: string): Checked<never> => ({ ok: false, problem });
 
-/** `'12k'` for a string, `12288` for a number: the value as it was written. */
+/** `'12k'` for a string, `12288` for a number: the value as it was written (a line break as \n,
+ * so the problem stays one line). */
 export function show(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `'${value.replace(/\r?\n/g, '\\n')}'` : JSON.stringify(value) ?? String(value);
 }
 
 /** ['a', 'b', 'c'] -> "a, b or c" */

@@ -35,6 +35,7 @@ export function defaultMessage(issue: z.core.$ZodRawIssue): string | undefined {
       return `${show(input)} is not allowed here; use ${oneOf(issue.values.map(String))}`;
     case 'too_small':
       if (issue.origin === 'array') return `needs at least ${issue.minimum} entr${issue.minimum === 1 ? 'y' : 'ies'}`;
+      if (issue.origin === 'string' && input === '') return `'' is empty; write one here`;
       return `${show(input)} is too small; use ${issue.inclusive === false ? 'more than' : 'at least'} ${issue.minimum}`;
     case 'too_big':
       return `${show(input)} is too large; use at most ${issue.maximum}`;

@@ -42,6 +42,7 @@ export function parseCampaign(text: string, file: string, overrides: CampaignOve
     const message = yamlError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw badInput(`${where}: ${message}; fix the YAML syntax there`);
   }
+  if (doc.contents === null) throw badInput(`${file}: the file holds no campaign (it is empty, or comments alone); write one, e.g. as campaigns/quick.yml does`);
   return campaignFrom(doc.toJS(), file, overrides);
 }
 

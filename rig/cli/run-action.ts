@@ -1,7 +1,7 @@
 /**
- * Wraps a command's action: prints a RigError or DiskError as one line and exits with its code;
- * anything else is a rig failure (exit 3) with its stack, since it is our bug. A disk setting the
- * command takes as a flag is named by that flag.
+ * Wraps a command's action: prints a RigError or DiskError and exits with its code, bad input as
+ * one line; anything else is a rig failure (exit 3) with its stack, since it is our bug. A disk
+ * setting the command takes as a flag is named by that flag.
  */
 import { DiskError, type DiskSetting } from '../../faults/disk-error.js';
 import { RigError, exitCodeOf } from '../errors.js';
@@ -10,7 +10,9 @@ export type SettingFlags = Partial<Record<DiskSetting, string>>;
 
 function oneLine(error: RigError | DiskError, flags: SettingFlags): string {
   const flag = error instanceof DiskError && error.setting ? flags[error.setting] : undefined;
-  return flag ? `${flag}: ${(error as DiskError).detail}` : error.message;
+  const text = flag ? `${flag}: ${(error as DiskError).detail}` : error.message;
+  // bad input is one line, even where it quotes a file's text (a JSON parser's excerpt, a value)
+  return error.code === 'bad-input' ? text.replace(/\s*\n\s*/g, ' ') : text;
 }
 
 export function runAction<A extends unknown[]>(
