@@ -1,7 +1,7 @@
 /**
  * `rig scan DATADIR [--json]`: verifies every page of every tablespace in a (stopped) server's
  * datadir and prints the invalid ones. Exit 1 if any page is invalid, 0 if none, 2 on bad input
- * (no such folder, or a folder holding no tablespace).
+ * (no such folder, or a folder holding no tablespace, or only empty ones).
  */
 import type { Command } from 'commander';
 import { badInput } from '../../errors.js';
@@ -18,6 +18,7 @@ export function register(program: Command): void {
       const scan = await scanDatadir(datadir);
       // a folder with no tablespace verifies nothing: saying "0 invalid" would read as a clean datadir
       if (!scan.files.length) throw badInput(`${datadir} holds no InnoDB tablespace (no ibdata1, undo or .ibd file): give the server's datadir`);
+      if (!scan.pages) throw badInput(`${datadir} holds no InnoDB page (every tablespace file in it is empty): give the datadir of a server that has run`);
       if (options.json) {
         const copies = await readDoublewrite(datadir);
         process.stdout.write(`${JSON.stringify({ ...summarize(scan), doublewrite: copies }, null, 2)}\n`);

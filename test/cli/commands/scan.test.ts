@@ -1,4 +1,4 @@
-import { openSync, writeSync, closeSync } from 'node:fs';
+import { openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { ensureBuilt, rig } from '../../fixtures/rig-cli.js';
@@ -47,4 +47,13 @@ t.test('a folder holding no tablespace: exit 2 and one line, not a clean scan of
   t.equal(code, 2);
   t.equal(out, '');
   t.equal(err, `rig: ${dir} holds no InnoDB tablespace (no ibdata1, undo or .ibd file): give the server's datadir`); // one line: execa drops the final newline
+});
+
+t.test('tablespace files that are all empty: exit 2, not a clean scan of no page', async (t) => {
+  const dir = makeTempDir(t, 'rig-scan-');
+  writeFileSync(join(dir, 'ibdata1'), '');
+  const { err, out, code } = await runScan([dir]);
+  t.equal(code, 2);
+  t.equal(out, '');
+  t.equal(err, `rig: ${dir} holds no InnoDB page (every tablespace file in it is empty): give the datadir of a server that has run`);
 });
