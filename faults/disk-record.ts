@@ -87,12 +87,17 @@ export function saveRecord(record: DiskRecord): void {
   }
 }
 
+/** DIR's record, or null where there is none: no disk.json, or one no disk wrote (teardown acts on
+ * what a record names, so a hand-made one is never taken for a disk's). */
 export function readRecord(dir: string): DiskRecord | null {
+  let value: unknown;
   try {
-    return JSON.parse(readFileSync(recordPath(dir), 'utf8')) as DiskRecord;
+    value = JSON.parse(readFileSync(recordPath(dir), 'utf8'));
   } catch {
     return null;
   }
+  const record = value as Partial<DiskRecord> | null;
+  return typeof record === 'object' && record !== null && record.version === 1 && typeof record.dir === 'string' && typeof record.image === 'string' ? (record as DiskRecord) : null;
 }
 
 export function forgetRecord(record: Pick<DiskRecord, 'dir' | 'registryDir'>): void {

@@ -23,8 +23,9 @@ export async function writeReport(dir: string, outFile?: string, options: { hist
   const run = await openRun(dir);
   const target = resolve(outFile ?? join(run.dir, 'index.html'));
   const folder = dirname(target);
-  if (!(await stat(folder).catch(() => null))?.isDirectory()) {
-    throw badInput(`cannot write ${target}: the folder ${folder} does not exist; give --out a file in an existing folder`);
+  const parent = await stat(folder).catch(() => null);
+  if (!parent?.isDirectory()) {
+    throw badInput(`cannot write ${target}: ${parent ? `${folder} is a file` : `the folder ${folder} does not exist`}; give --out a file in an existing folder`);
   }
   if ((await stat(target).catch(() => null))?.isDirectory()) {
     throw badInput(`cannot write ${target}: it is a folder; give --out the report's file, e.g. ${join(target, 'index.html')}`);

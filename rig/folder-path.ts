@@ -9,6 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { badInput } from './errors.js';
 
 export function checkFolderPath(flag: string, given: string, holds: string): void {
+  // resolve('') is the current folder, which nobody names by giving nothing
+  if (given.trim() === '') throw badInput(`${flag} is empty; give a folder for ${holds}`);
   const path = resolve(given);
   let at = path;
   while (!existsSync(at)) {

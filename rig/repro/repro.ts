@@ -35,13 +35,19 @@ export function loadCycleRecord(cycleDir: string): CycleRecord {
   return value as CycleRecord;
 }
 
-/** What a cycle.json lacks that every command reading one relies on (its id, verdict, settings). */
+/** What a cycle.json lacks that every command reading one relies on (its id, verdict, settings,
+ * checks). */
 function recordProblem(value: unknown): string | null {
   const object = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!object(value)) return 'is not a JSON object';
   if (typeof value.id !== 'string' || typeof value.verdict !== 'string') return 'has no id or verdict';
   const s = value.settings;
   if (!object(s) || !object(s.server) || !object(s.disk) || !object(s.load)) return 'has no server, disk and load settings';
+  // what the failure's signature and the findings read (an older rig's record had none of them)
+  const checks = value.invariants;
+  if (!object(checks) || !Array.isArray(checks.violations) || !Array.isArray(value.tornPagesBefore) || !object(value.errorLog)) {
+    return 'has no invariants, torn pages or error log as this rig records them';
+  }
   return null;
 }
 

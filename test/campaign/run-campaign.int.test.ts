@@ -114,8 +114,9 @@ t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
   const shards = [join(base, 'shard1'), join(base, 'shard2')];
   const one = await rig(['campaign', file, '--out', shards[0]!, '--shard', '1/2'], env);
   t.match(one.stdout, /^\[1\/1\] dw-on-4k-1: /m, `shard 1 runs the first cycle (${one.stderr.trim()})`);
-  // shard 2 holds the negative control's cycle; a cap of 1 byte leaves no room for passing evidence
-  const two = await rig(['campaign', file, '--out', shards[1]!, '--shard', '2/2', '--evidence-max', '1'], env);
+  // shard 2 holds the negative control's cycle; the smallest cap, 1 MiB, leaves no room for passing
+  // evidence (the image at the cut alone is tens of MiB)
+  const two = await rig(['campaign', file, '--out', shards[1]!, '--shard', '2/2', '--evidence-max', '1M'], env);
   t.match(two.stdout, /^\[1\/1\] dw-off-4k-1: /m);
   const control = (await readResults(shards[1]!)).cycles[0]!;
   if (isFailing(control)) {

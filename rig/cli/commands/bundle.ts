@@ -26,7 +26,8 @@ async function bundle(dirArg: string, opts: { out: string; withImage?: boolean }
   if (missing) throw badInput(`${cycleDir} kept no evidence (${missing} is missing): its crash image cannot be rebuilt, so it cannot be bundled`);
   if (!/\.(tar\.gz|tgz)$/.test(out)) throw badInput(`--out ${out}: a bundle is a gzipped tarball; name it NAME.tar.gz`);
   if (existsSync(out)) throw badInput(`--out ${out} exists; name a new file`);
-  if (!statSync(dirname(out), { throwIfNoEntry: false })?.isDirectory()) throw badInput(`--out ${out}: the folder ${dirname(out)} does not exist`);
+  const parent = statSync(dirname(out), { throwIfNoEntry: false });
+  if (!parent?.isDirectory()) throw badInput(`--out ${out}: ${parent ? `${dirname(out)} is a file` : `the folder ${dirname(out)} does not exist`}; name the tarball in a folder that exists`);
   return runInterruptible(async (signal) => {
     const progress = (line: string) => process.stderr.write(`  ${line}...\n`);
     const result = await writeBundle(cycleDir, record, out, { withImage: opts.withImage === true, environment: contextFromEnv().disk, signal, progress });

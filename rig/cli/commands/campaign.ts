@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCampaign } from '../../campaign/load-campaign.js';
 import { describeEnvironment } from '../../campaign/environment.js';
+import { checkFolderPath } from '../../folder-path.js';
 import { checkFreshOutFolder, clearEarlierRun } from '../../campaign/out-folder.js';
 import { parseCyclesOption, parseLanesOption, parseSeedOption } from '../../campaign/parse-overrides.js';
 import { planCycles, recordsPlanned } from '../../campaign/plan-cycles.js';
@@ -33,7 +34,6 @@ import { changeSummary } from '../../history/history-view.js';
 import { checkSize } from '../../../faults/sizes.js';
 import { runInterruptible } from '../../interrupts.js';
 import { outcomeExitCode } from '../../results/summarize.js';
-import { checkFolderPath } from '../../folder-path.js';
 import { judgedText, judgedUnit } from '../../results/judged-count.js';
 import type { CampaignResults } from '../../results/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -133,15 +133,16 @@ async function campaign(file: string, o: CampaignOptions): Promise<number> {
  * file, `rig explore` with the one scenario its flags make.
  */
 export async function runLoadedCampaign(loaded: Campaign, file: string, o: CampaignOptions, shard: Shard | null = null): Promise<number> {
-  const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1, '2G'));
+  const evidenceMax = o.evidenceMax === undefined ? undefined : flagValue('--evidence-max', checkSize(o.evidenceMax, 1024 * 1024, '2G')); // as evidence.maxBytes
   const lanes = o.lanes === undefined ? undefined : parseLanesOption(o.lanes);
+  checkFolderPath('--out', o.out, 'the results'); // as given: '' would resolve to the current folder
   const dir = resolve(o.out);
   await preflightBackends(loaded.scenarios.map((s) => s.settings), contextFromEnv().disk);
   const planned = selectShard(planCycles(loaded), shard);
   let resume: ResumeState | null = null;
   if (o.resume) resume = await readResumeState(dir, loaded, shard, planned);
-  if (!o.resume) checkFreshOutFolder(dir);
-  else if (!resume) checkFolderPath('--out', dir, 'the results'); // nothing to resume: it starts there afresh
+  // nothing to resume: it starts there afresh, so the folder must be one a fresh run may write
+  if (!resume) checkFreshOutFolder(dir);
   const context = contextFromEnv();
   const historyStore = o.history === undefined ? undefined : o.history === true ? defaultHistoryPath(context.workDir) : resolve(o.history);
   // a store that is there must be one, before anything runs

@@ -28,6 +28,8 @@ async function cleanup(opts: { dir?: string }): Promise<void> {
 /** A mistyped --dir is named, not swept as "nothing to clean"; a folder removed under a disk the
  * rig recorded is still taken down by its record. */
 function checkDir(dir: string, registryDir: string): void {
+  // '' would sweep every disk, as no --dir does
+  if (dir.trim() === '') throw badInput(`--dir is empty; name the work folder a disk was brought up in (rig disk up --dir), or leave --dir out to sweep everything the rig left`);
   const path = resolve(dir);
   if (existsSync(path)) {
     if (!statSync(path).isDirectory()) throw badInput(`--dir ${dir} is a file; name the work folder a disk was brought up in (rig disk up --dir)`);

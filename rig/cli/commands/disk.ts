@@ -2,7 +2,7 @@
  * `rig disk up|cut|status|down`: the power-fail disk on its own, for anyone who wants their own
  * program on it, and for repro by hand.
  */
-import { checkFolderPath } from '../../folder-path.js';
+import { checkRunFolder } from '../../folder-path.js';
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
@@ -15,7 +15,7 @@ import { buildCrashImage } from '../../../faults/crash-image.js';
 import { DISK_BACKENDS, readRecord, type DiskBackend } from '../../../faults/disk-record.js';
 import { openDisk } from '../../../faults/open-disk.js';
 import { contextFromEnv } from '../../context.js';
-import { FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
+import { diskSizeProblem, FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
 import type { PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { startDisk } from '../../../faults/start-disk.js';
@@ -54,12 +54,17 @@ function parseOwnerPid(text: string | undefined): number | null {
 }
 
 async function up(opts: UpOptions): Promise<number> {
-  checkFolderPath('--dir', opts.dir, 'the disk');
+  // the disk replaces its image, journal and logs in the folder: never someone else's files
+  checkRunFolder(opts.dir, { flag: '--dir', holds: 'the disk', marker: 'disk.json', none: 'power-fail disk', earlier: "an earlier disk's folder" });
   if (!isFsKind(opts.fs)) throw badInput(`--fs: '${opts.fs}' is not a filesystem the disk makes; use ${FS_KINDS.join(', ')}`);
   const fs = opts.fs;
+  // the filesystem's own smallest disk from the first (0 and 1 are told the same size to use)
+  const sizeBytes = flagValue('--size', checkSize(opts.size, 0));
+  const sizeProblem = diskSizeProblem(fs, sizeBytes);
+  if (sizeProblem) throw badInput(`--size: ${sizeProblem}`);
   const settings = {
     dir: resolve(opts.dir),
-    sizeBytes: flagValue('--size', checkSize(opts.size)),
+    sizeBytes,
     fs,
     atomicUnit: flagValue('--atomic', checkAtomicUnit(opts.atomic)),
     pageSize: flagValue('--page-size', checkSize(opts.pageSize, 1, '16k')), // any program's page, not only InnoDB's
@@ -89,14 +94,17 @@ async function up(opts: UpOptions): Promise<number> {
 }
 
 function liveDisk(dir: string): PowerFailDisk {
+  if (dir.trim() === '') throw badInput(`--dir is empty; name the folder the disk was brought up in (rig disk up --dir)`);
   const record = readRecord(resolve(dir));
   if (!record) throw badInput(`--dir: ${dir} holds no power-fail disk; start one with 'rig disk up --dir ${dir}'`);
+  // a disk.json copied from elsewhere names that disk's mounts and devices, not this folder's
+  if (record.dir !== resolve(dir)) throw badInput(`--dir: ${dir}/disk.json is the record of the disk in ${record.dir}; name that folder`);
   return openDisk(record);
 }
 
 async function cut(opts: { dir: string }): Promise<void> {
   const disk = liveDisk(opts.dir);
-  if (!disk.isUp()) throw badInput(`the disk in ${opts.dir} is not up`);
+  if (!disk.isUp()) throw badInput(`the disk in ${opts.dir} is not up (its helper is gone); 'rig disk down --dir ${opts.dir}' takes down what is left`);
   const before = await disk.status();
   const s = before.cut ? await disk.cutStatus() : await disk.cut();
   const what = before.cut ? `already cut (${s.cutReason})` : 'cut';
@@ -105,7 +113,7 @@ async function cut(opts: { dir: string }): Promise<void> {
 
 async function status(opts: { dir: string; json?: boolean }): Promise<void> {
   const disk = liveDisk(opts.dir);
-  if (!disk.isUp()) throw badInput(`the disk in ${opts.dir} is not up`);
+  if (!disk.isUp()) throw badInput(`the disk in ${opts.dir} is not up (its helper is gone); 'rig disk down --dir ${opts.dir}' takes down what is left`);
   const s = await disk.status();
   if (opts.json) {
     process.stdout.write(JSON.stringify(s, null, 2) + '\n');

@@ -13,6 +13,7 @@ import { contextFromEnv } from '../../context.js';
 import { checkAborted, runInterruptible } from '../../interrupts.js';
 import { CleanupStack } from '../../cycle/cleanup-stack.js';
 import { rebuildAndServe, reproDir, reproDown } from '../../repro/repro.js';
+import { readRecord } from '../../../faults/disk-record.js';
 import { datadirOn, makeRunDir } from '../../cycle/server-dirs.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { findServerBinary } from '../../runtime/find-server-binary.js';
@@ -80,6 +81,9 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
   const cycleDir = resolve(dirArg);
   if (opts.down) {
     if (!existsSync(cycleDir)) throw badInput(`${dirArg}: no such folder; name the folder 'rig repro' was run on`);
+    if (opts.recover || opts.runtime !== undefined || opts.image !== undefined || opts.serverBinary !== undefined) throw badInput("--down takes a repro down and starts nothing; run 'rig repro --down' alone, or drop --down");
+    // a folder of no cycle has no repro to take down: named as such, not as 'no repro was up'
+    if (!readRecord(reproDir(cycleDir))) loadCycleRecord(cycleDir);
     process.stdout.write((await reproDown(cycleDir)) ? 'repro disk taken down\n' : 'no repro disk was up\n');
     return 0;
   }

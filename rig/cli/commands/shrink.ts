@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { contextFromEnv } from '../../context.js';
 import { loadCycleRecord } from '../../repro/repro.js';
 import { badInput } from '../../errors.js';
+import { checkFolderPath } from '../../folder-path.js';
 import { stateAsCut } from '../../explore/barrier-cut.js';
 import { runInterruptible } from '../../interrupts.js';
 import type { CycleRecord } from '../../results/types.js';
@@ -34,6 +35,7 @@ function checkInput(cycleDir: string, out: string, maxTrials: number): CycleReco
   const evidence = record.explore ? ['plan.json'] : ['cut/image.img', 'cut/journal.bin', 'cut/plan.json'];
   const missing = evidence.find((f) => !existsSync(join(cycleDir, f)));
   if (missing) throw badInput(`${cycleDir} kept no evidence (${missing} is missing): its crash image cannot be rebuilt, so it cannot be shrunk`);
+  checkFolderPath('--out', out, 'the shrunk cycle');
   if (existsSync(out) && readdirSync(out).length > 0) throw badInput(`--out ${out} exists and is not empty; name a new folder`);
   if (!(maxTrials >= 3)) throw badInput(`--max-trials must be a whole number of at least 3 (two confirm the failure, one tries the smallest state)`);
   return record;

@@ -62,6 +62,9 @@ t.test('a bad folder or an --out in a missing folder is one line and exit 2', as
   t.equal(badOut.code, 2);
   t.match(badOut.err, /does not exist; give --out a file in an existing folder$/);
   t.equal(badOut.err.split('\n').length, 1, 'one line');
+  const inFile = await runReport([run.dir, '--out', join(run.dir, 'results.json', 'r.html')]);
+  t.equal(inFile.code, 2);
+  t.match(inFile.err, /^rig: cannot write .*results\.json\/r\.html: .*results\.json is a file; give --out a file in an existing folder$/);
 });
 
 t.test('SIGINT while the pages are written: the staging folder removed, nothing half-written', async (t) => {
