@@ -7,20 +7,32 @@ import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { COMMAND_NAMES, registerCommands } from './commands/index.js';
 import { usageLine } from './usage-line.js';
+import { isCommandGroup } from './command-group.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-export async function createProgram(wanted?: string): Promise<Command> {
+export async function createProgram(wanted?: string, next?: string): Promise<Command> {
   const program = new Command('rig')
     .description('Cuts power under a MySQL-family server and proves what its recovery restored.')
     .version(pkg.version)
-    .configureOutput({ outputError: (str, write) => write(usageLine(str, wanted !== undefined && COMMAND_NAMES.includes(wanted) ? wanted : undefined)) })
+    .configureOutput({ outputError: (str, write) => write(usageLine(str, helpFor(program, wanted, next))) })
     .exitOverride((err) => {
       // commander's own usage errors are bad input: exit 2, one line
       process.exit(err.exitCode === 0 ? 0 : 2);
     });
   await registerCommands(program, wanted);
+  // a group takes any arguments, to name a mistyped command; commander copies that to the
+  // commands added to it, which take only what they name
+  for (const group of program.commands.filter(isCommandGroup)) for (const command of group.commands) command.allowExcessArguments(false);
   return program;
+}
+
+/** The command whose help a usage error points to: `disk up` for `rig disk up` missing its --dir,
+ * `disk` for a group's mistyped command, none for an unknown command. */
+function helpFor(program: Command, wanted: string | undefined, next: string | undefined): string | undefined {
+  if (wanted === undefined || !COMMAND_NAMES.includes(wanted)) return undefined;
+  const group = program.commands.find((c) => c.name() === wanted);
+  return group && isCommandGroup(group) && group.commands.some((c) => c.name() === next) ? `${wanted} ${next}` : wanted;
 }

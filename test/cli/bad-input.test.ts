@@ -115,10 +115,17 @@ t.test("rig report's --out naming a folder", async (t) => {
 
 t.test('a command group called alone names its commands', async (t) => {
   const dir = t.testdir({});
+  await refused(t, dir, [], /^rig: give a command: disk, report, images, .*, vm; see rig --help$/);
+  await refused(t, dir, ['help', 'spin'], /^rig: unknown command 'spin'; see rig --help$/);
   await refused(t, dir, ['disk'], /^rig: disk needs a command: up, cut, status, down, selftest; see rig disk --help$/);
   await refused(t, dir, ['images'], /^rig: images needs a command: build, list; see rig images --help$/);
   await refused(t, dir, ['vm'], /^rig: vm needs a command: setup, run; see rig vm --help$/);
   await refused(t, dir, ['disk', 'spin'], /^rig: 'spin' is not a command of rig disk; use up, cut, status, down, selftest \(rig disk --help\)$/);
+  // a group takes any words to name a mistyped command; its commands take only what they name
+  await refused(t, dir, ['disk', 'status', 'extra', '--dir', join(dir, 'none')], /^rig: too many arguments for 'status'.*; see rig disk status --help$/);
+  await refused(t, dir, ['images', 'list', 'extra'], /^rig: too many arguments for 'list'.*; see rig images list --help$/);
+  // a usage error points to the help of the command it is about
+  await refused(t, dir, ['disk', 'up'], /^rig: required option '--dir <dir>' not specified; see rig disk up --help$/);
   const help = await rig(['vm', 'help', 'run']);
   t.equal(help.exitCode, 0, 'the help command stays');
   t.match(help.stdout, /^Usage: rig vm run /);
