@@ -109,8 +109,13 @@ export const CLIENT_SCRIPT = `(function () {
     document.getElementById('cycle-count').textContent = shown + ' of ' + matching.length + ' matching shown; ' + data.rows.length + ' cycles in all';
     document.querySelector('button[data-action="more"]').hidden = shown >= matching.length;
   }
+  var applied = null;
+  function filterKey() {
+    return [filterValue('verdict'), filterValue('scenario'), filterValue('finding'), filterValue('problems')].join('/');
+  }
   function applyFilters() {
     var verdict = filterValue('verdict'), scenario = filterValue('scenario'), finding = filterValue('finding'), problems = filterValue('problems');
+    applied = filterKey();
     matching = data.rows.filter(function (r) {
       return (verdict === null || r[2] === verdict) && (scenario === null || r[1] === scenario) &&
         (finding === null || r[5] === finding) && (!problems || r[3] !== 0);
@@ -129,6 +134,11 @@ export const CLIENT_SCRIPT = `(function () {
     if (data && event.target.hasAttribute && event.target.hasAttribute('data-filter')) applyFilters();
   });
   window.addEventListener('hashchange', openTarget);
+  // Back to the index: the browser puts the filters' last values back after this script ran,
+  // without a change event; the list follows them
+  window.addEventListener('pageshow', function () {
+    if (data && filterKey() !== applied) applyFilters();
+  });
   if (data) applyFilters();
   document.documentElement.setAttribute('data-ready', '1');
   openTarget();

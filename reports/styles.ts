@@ -165,7 +165,11 @@ svg.chart .cut text{font-size:12px;font-weight:700;fill:#9a3800;paint-order:stro
 .repro{display:flex;gap:8px;align-items:flex-start}
 pre.cmd{flex:1;margin:0;padding:8px 10px;background:#1c2430;color:#f2f4f7;border-radius:6px;white-space:pre-wrap;word-break:break-all}
 footer{margin-top:3rem;color:var(--muted);font-size:.8rem}
-@media (max-width:700px){main{padding:12px}.parts{grid-template-columns:1fr}.reason{display:none}}
+@media (max-width:700px){main{padding:12px}.parts{grid-template-columns:1fr}.reason{display:none}
+table:not(.log-lines){display:block;overflow-x:auto}
+table.matrix{table-layout:auto}
+table.matrix th.row-head,table.matrix th.corner{width:auto}
+svg.chart .tick,svg.chart .axis,svg.chart .cut text{font-size:20px}}
 @media print{
  html{font-size:11px}body{background:#fff}main{max-width:none;padding:0}
  .toolbar,button.copy,nav.toc{display:none}

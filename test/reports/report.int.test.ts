@@ -71,6 +71,39 @@ t.test('the report in Chromium', async (t) => {
     t.same(errors, [], 'no script error and no CSP violation');
   });
 
+  t.test('on a phone\'s 390 px the pages do not scroll sideways: wide tables scroll in their own box', async (t) => {
+    const { page, errors } = await openReport(browser, file);
+    t.teardown(() => page.close());
+    const id = await page.locator('#cycle-rows tr a').first().innerText();
+    for (const [name, url] of [['the index', pathToFileURL(file).href], [`${id}'s page`, pathToFileURL(pageFile(id)).href]] as const) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(url);
+      await page.waitForSelector('html[data-ready="1"]');
+      const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      t.ok(scroll <= client, `${name}: ${scroll} px of content in ${client} px`);
+      await page.screenshot({ path: join(ARTIFACTS, `report-390-${name === 'the index' ? 'index' : 'cycle'}.png`), fullPage: true });
+    }
+    t.same(errors, [], 'no script error');
+  });
+
+  t.test('back from a cycle\'s page, the list follows the filters the browser puts back', { skip: REAL_DIR ? 'fixture-only check' : false }, async (t) => {
+    const { page, errors } = await openReport(browser, file);
+    t.teardown(() => page.close());
+    await page.selectOption('[data-filter="scenario"]', { label: 'dw-off-4k-ext4 (3)' });
+    const rows = page.locator('#cycle-rows tr');
+    await Promise.all([page.waitForURL(/-cycles\/cycle-[^/]+\.html$/), rows.first().locator('a').click()]);
+    await page.goBack({ waitUntil: 'load' });
+    await page.waitForSelector('html[data-ready="1"]');
+    // whatever the browser put back (it restores form controls after the page's script ran),
+    // the list shows what the filter shows
+    const shown = await page.locator('[data-filter="scenario"] option:checked').innerText();
+    const expected = shown.startsWith('dw-off-4k-ext4') ? 3 : 9;
+    t.comment(`the scenario filter after Back: ${shown}`);
+    t.match(await page.locator('#cycle-count').innerText(), new RegExp(`^${expected} of ${expected} matching shown; 9 cycles in all$`));
+    t.equal(await rows.count(), expected);
+    t.same(errors, [], 'no script error');
+  });
+
   t.test('an old #cycle-<id> link to the index is sent on to the cycle\'s page, with its unit map and log excerpt', async (t) => {
     const id = REAL_DIR ? await firstTornCycle(browser, file) : 'dw-off-4k-ext4-1';
     if (!id) return t.fail('no cycle of this campaign tore a page: the report has no unit map to show (is the negative control blind?)');
