@@ -9,7 +9,7 @@ import type { BriefedResults, CycleBrief } from '../rig/results/cycle-brief.js';
 import { describeExercise } from '../rig/results/exercise-claim.js';
 import { contradictedCycles } from '../rig/results/summarize.js';
 import { missingPairs } from '../rig/results/perf-outcome.js';
-import { formatBytes, formatCount, formatPercent } from './format.js';
+import { formatBytes, formatCount, formatPercent, VERDICT_LABELS } from './format.js';
 import { describeStraddleTargets, tallyStraddles } from './straddles.js';
 import { cutScenarios } from './cut-scenarios.js';
 
@@ -48,7 +48,7 @@ function scenarioProblem(s: ScenarioSummary, cycles: CycleBrief[]): string {
   if (bad.length === 0) return s.failures[0] ? `${s.name}: ${s.failures[0]}` : `${s.name} contradicted "${s.expectation}"`;
   const counts = new Map<string, number>();
   for (const c of bad) counts.set(c.verdict, (counts.get(c.verdict) ?? 0) + 1);
-  const verdicts = [...counts].map(([v, n]) => `${n} ${v}`).join(', ');
+  const verdicts = [...counts].map(([v, n]) => `${n} ${VERDICT_LABELS[v as Verdict]}`).join(', ');
   return `${s.name}: ${bad.length} of ${s.cyclesRun} cycles contradicted ${s.expectation} (${verdicts})`;
 }
 
@@ -71,7 +71,8 @@ export function campaignHeadline(results: BriefedResults): Headline {
       ? `the rig itself failed in ${where}; no database finding is claimed` + (first ? ` (first: ${first})` : '')
       : `the run is incomplete: ${[unrun ? `${plural(unrun, 'planned cycle')} never ran` : '', short.length ? `perf pairs missing (${short.join(', ')} run)` : ''].filter(Boolean).join('; ')}; no database finding is claimed`;
   } else if (status === 'fail' || failed.length > 0) {
-    why = `${failed.length} of ${plural(cutScenarios(results).length, 'scenario')} contradicted their expectation: ` +
+    // blind and vacuous scenarios contradict nothing; they failed to test their claim
+    why = `${failed.length} of ${plural(cutScenarios(results).length, 'scenario')} failed: ` +
       failed.map((s) => scenarioProblem(s, results.cycles)).join('; ');
   } else {
     why = `every expectation held: ${plural(cutScenarios(results).length, 'scenario')}, ${plural(cycles, 'cycle')}` +
@@ -180,7 +181,7 @@ function tornWhereAtomicAlarm(s: ScenarioSummary, cycles: CycleBrief[]): Alarm |
   const pageWrites = torn.reduce((n, c) => n + (c.cut?.stats.pageWrites ?? 0), 0);
   const unit = formatBytes(s.settings.disk.atomicUnit);
   const cause = straddling > 0
-    ? `Cause: ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk${named ? ` (${named})` : ''} ` +
+    ? `Cause: in the cycles that tore, ${formatCount(straddling)} of ${formatCount(pageWrites)} page writes straddled a ${unit} atomic-unit boundary at the disk${named ? ` (${named})` : ''} ` +
       `(the ${s.settings.disk.fs} filesystem placed pages off ${unit} alignment), so one page write spanned two units and tore.`
     : 'The disk counted no page write straddling an atomic-unit boundary; see the cycles for what tore.';
   return {

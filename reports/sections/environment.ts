@@ -1,4 +1,5 @@
 /** Where and how the campaign ran: enough to rerun it and to judge whether it applies. */
+import { cutScenarios } from '../cut-scenarios.js';
 import type { BriefedResults } from '../../rig/results/cycle-brief.js';
 import { formatIso, formatMs } from '../format.js';
 import { html, type Html } from '../html.js';
@@ -47,12 +48,15 @@ export function statsStrip(results: BriefedResults): Html {
   const failing = results.cycles.filter((c) => !c.expectationHeld && c.verdict !== 'rig-error').length;
   const rigErrors = results.cycles.filter((c) => c.verdict === 'rig-error').length;
   const duration = durationMs(results);
+  const perfScenarios = results.scenarios.length - cutScenarios(results).length;
   const stats: [string, string][] = [
     [unit, String(cycles)],
     [`${unit} per hour`, results.cyclesPerHour === null ? '—' : String(Math.round(results.cyclesPerHour))],
     ['cycles with torn pages', String(torn)],
     ['contradicting cycles', String(failing)],
-    ['scenarios', String(results.scenarios.length)],
+    // as the headline counts them: the scenarios that cut power; perf's pairs beside them
+    ['scenarios', String(cutScenarios(results).length)],
+    ...(perfScenarios > 0 ? [['perf scenarios', String(perfScenarios)] as [string, string]] : []),
     ...(rigErrors > 0 ? [['rig errors', String(rigErrors)] as [string, string]] : []),
     ['wall time', duration === null ? '—' : formatMs(duration)],
   ];

@@ -30,7 +30,9 @@ export function evidenceSection(results: BriefedResults): Html | null {
     ? html`<p>The campaign keeps evidence for ${which}, within ${formatBytes(policy.maxBytes)}; what contradicted its expectation or hit a finding is never given up.</p>`
     : html`<p class="sub">These results predate the evidence policy: cycles that contradicted, hit a finding or tore kept theirs.</p>`;
   const older = results.cycles.length - noted.length;
+  // an older record says whether it kept its evidence (its evidenceDir), not why or how much
+  const olderKept = results.cycles.filter((c) => c.evidence === null && c.evidenceKept).length;
   return html`<section id="evidence"><h2>Evidence</h2>${asked}
-<p>Kept for <b>${kept.length}</b> of ${results.cycles.length} cycles${noted.length ? html`, ${formatStorage(bytes)}` : null}${byReason.length ? html`: ${byReason.map(([r, n], i) => html`${i ? ', ' : ''}${n} ${REASON_TEXT[r]}`)}` : null}.${givenUp ? html` Given up for the cap: <b>${givenUp}</b>.` : null}${older ? html` <span class="sub">${older} older record${older === 1 ? '' : 's'} do not say.</span>` : null}</p>
+<p>Kept for <b>${kept.length + olderKept}</b> of ${results.cycles.length} cycles${kept.length ? html`, ${formatStorage(bytes)}` : null}${byReason.length ? html`: ${byReason.map(([r, n], i) => html`${i ? ', ' : ''}${n} ${REASON_TEXT[r]}`)}` : null}.${givenUp ? html` Given up for the cap: <b>${givenUp}</b>.` : null}${older ? html` <span class="sub">${older === 1 ? 'One record is older than the evidence note: it says' : `${older} records are older than the evidence note: they say`} whether ${older === 1 ? 'it' : 'they'} kept evidence (${olderKept} did), not why or how much.</span>` : null}</p>
 <p class="sub">Each cycle's page says whether its crash image was kept and why; <code>rig repro</code> rebuilds a kept one.</p></section>`;
 }

@@ -62,5 +62,5 @@ function straddleNote(s: ScenarioSummary, cycles: CycleBrief[]): Html | null {
   if (pageWrites === 0) return null;
   const tally = tallyStraddles(cycles);
   const named = describeStraddleTargets(tally);
-  return html`<p class="sub ${straddleIsBad(tally) ? 'straddle-bad' : ''}">${formatCount(tally.total)} of ${formatCount(pageWrites)} page writes straddled a ${formatUnit(s.settings.disk.atomicUnit)} unit boundary${named ? `: ${named}` : ''}</p>`;
+  return html`<p class="sub ${straddleIsBad(tally) ? 'straddle-bad' : ''}">${formatCount(tally.total)} of ${formatCount(pageWrites)} page writes in its ${cycles.length === 1 ? 'cycle' : `${formatCount(cycles.length)} cycles`} straddled a ${formatUnit(s.settings.disk.atomicUnit)} unit boundary${named ? `: ${named}` : ''}</p>`;
 }

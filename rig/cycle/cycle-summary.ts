@@ -67,7 +67,7 @@ export function formatCycleSummary(r: CycleRecord): string {
   }
   if (r.exercised) {
     const e = r.exercised;
-    lines.push(`  exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} only redo rebuilds, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut`);
+    lines.push(`  exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} without one (left to the redo log), ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut`);
   }
   if (r.cut?.straddled) {
     const named = Object.entries(r.cut.straddled).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');

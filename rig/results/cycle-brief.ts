@@ -27,6 +27,8 @@ export interface CycleBrief {
   explore: boolean; // a state judged from a recording
   /** Its evidence: kept and why, or given up for the cap (null: a record older than the note). */
   evidence: { kept: EvidenceReason | null; bytes: number; givenUp: boolean } | null;
+  /** Whether its evidence is kept (its evidenceDir): what a record older than the note says. */
+  evidenceKept: boolean;
 }
 
 const REASON_CHARS = 240;
@@ -58,6 +60,7 @@ export function briefOf(record: CycleRecord): CycleBrief {
     evidence: record.evidence
       ? { kept: record.evidence.kept, bytes: record.evidence.bytes, givenUp: record.evidence.why.startsWith('given up') }
       : null,
+    evidenceKept: record.evidenceDir !== null,
   };
 }
 

@@ -59,6 +59,7 @@ t.test('a perf scenario is in no table of cut scenarios, and a failed pair is na
   const page = renderAll(results).index;
   t.notMatch(page, /id="scenario-perf-essd"/, 'not in the scenarios table');
   t.match(page, /every expectation held: 3 scenarios/, 'the headline counts the scenarios that cut');
+  t.match(page, /<li><b>3<\/b><span>scenarios<\/span><\/li><li><b>1<\/b><span>perf scenarios<\/span><\/li>/, 'and so does the figures strip, the perf one beside them');
   const failedRun = { ...results, outcome: 'rig-error' as const };
   t.match(renderAll(failedRun).index, /the rig itself failed in 1 of 4 perf pairs; no database finding is claimed \(first: sysbench failed: &lt;b&gt;FATAL&lt;\/b&gt;\)/);
 });

@@ -49,7 +49,9 @@ t.test('the quick campaign renders with its verdict, matrix, scenarios and every
   t.match(page, /<polyline class="series" points="[\d., ]+"\/>/);
   t.match(page, /⚡ power cut at \d+\.\d\d s/);
   t.match(page, /data-copy="repro-dw-on-4k-ext4-1"/);
-  t.match(page, /<p class="sub exercised">Exercised: \d+ in-use torn pages with an accepted doublewrite copy, \d+ only redo rebuilds, \d+ freed; \d+ page writes in flight at the cut/);
+  t.match(page, /<p class="sub exercised">Exercised: \d+ in-use torn pages with an accepted doublewrite copy, \d+ without one \(left to the redo log\), \d+ freed; \d+ page writes in flight at the cut/);
+  // the fixture's records predate the doublewrite evidence: no page is said to have had no copy
+  t.match(pages.get('dw-on-4k-ext4-1')!, /Exercised: 11 in-use torn pages \(the record predates the doublewrite evidence: which had an accepted copy is not known\), 0 freed;/);
 });
 
 t.test('the figures count what the run judged: cycles, or the states of explore recordings', async (t) => {
@@ -69,6 +71,10 @@ t.test('the figures count what the run judged: cycles, or the states of explore 
 t.test('the evidence section says what the campaign asked to keep, what it kept and why', async (t) => {
   const results = structuredClone(await quickResults());
   t.match(renderAll(results).index, /<section id="evidence"><h2>Evidence<\/h2><p class="sub">These results predate the evidence policy/, 'older results say so');
+  // they say whether a cycle kept its evidence (evidenceDir), and that much is counted
+  const olderKept = results.cycles.filter((c) => c.evidenceDir !== null).length;
+  t.ok(olderKept > 0, `the fixture's records kept evidence for ${olderKept} cycles`);
+  t.match(renderAll(results).index, new RegExp(`<p>Kept for <b>${olderKept}</b> of 9 cycles\\. <span class="sub">9 records are older than the evidence note: they say whether they kept evidence \\(${olderKept} did\\), not why or how much\\.</span></p>`));
   results.evidence = { keep: ['contradicting', 'findings', 'torn', 'sample'], sample: 1, maxBytes: 2 * 1024 ** 3 };
   for (const c of results.cycles) {
     const torn = c.tornPagesBefore.length > 0;
@@ -113,7 +119,7 @@ function withBlindControl(results: CampaignResults): CampaignResults {
 
 t.test('a blind negative control fails the campaign and stands out above everything', async (t) => {
   const page = renderAll(withBlindControl(await quickResults())).all;
-  t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios contradicted their expectation: dw-off-4k-ext4 is blind/);
+  t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios failed: dw-off-4k-ext4 is blind/);
   const alarm = page.indexOf('class="alarm alarm-blind"');
   t.ok(alarm > 0 && alarm < page.indexOf('<ul class="stats">') && alarm < page.indexOf('id="matrix"'), 'alarm sits above the stats and the matrix');
   t.match(page, /The rig was blind: negative control &quot;dw-off-4k-ext4&quot; never tore a page/);
@@ -132,7 +138,7 @@ function withVacuousDoublewrite(results: CampaignResults): CampaignResults {
 t.test('a doublewrite scenario that never exercised doublewrite fails as vacuous, and says how often it did', async (t) => {
   const results = await quickResults();
   const page = renderAll(withVacuousDoublewrite(results)).all;
-  t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios contradicted their expectation: dw-on-4k-ext4 is vacuous \(doublewrite exercised in 0 of 3 cycles\)/);
+  t.match(page, /verdict-fail"><span class="verdict-label">✗ FAIL<\/span> <span class="verdict-why">1 of 3 scenarios failed: dw-on-4k-ext4 is vacuous \(doublewrite exercised in 0 of 3 cycles\)/);
   const alarm = page.indexOf('class="alarm alarm-vacuous"');
   t.ok(alarm > 0 && alarm < page.indexOf('id="matrix"'), 'the alarm sits above the matrix');
   t.match(page, /Vacuous: &quot;dw-on-4k-ext4&quot; did not exercise what it claims/);

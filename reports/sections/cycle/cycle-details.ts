@@ -1,5 +1,6 @@
 /** One crash cycle, whole, as its own page shows it: an open block, every part of its evidence. */
 import { exercisedOf } from '../../../rig/results/exercise-claim.js';
+import { isInUse } from '../../../rig/results/exercised.js';
 import type { CycleRecord } from '../../../rig/results/types.js';
 import { EXPECTATION_TEXT } from '../../format.js';
 import { html, anchorId, type Html } from '../../html.js';
@@ -40,7 +41,12 @@ export function cycleSummaryLine(cycle: CycleRecord): Html {
 function exercisedLine(cycle: CycleRecord): Html | null {
   if (cycle.verdict === 'rig-error' && !cycle.exercised) return null;
   const e = exercisedOf(cycle);
-  return html`<p class="sub exercised">Exercised: ${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} only redo rebuilds, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut (${e.pageWritesInFlightStraddling} straddling a unit).</p>`;
+  // a record older than the doublewrite evidence cannot say which torn pages had a copy
+  const unknown = cycle.tornPagesBefore.some((p) => isInUse(p) && p.doublewrite === undefined);
+  const inUse = unknown
+    ? html`${e.tornDoublewrite + e.tornRedo} in-use torn pages (the record predates the doublewrite evidence: which had an accepted copy is not known)`
+    : html`${e.tornDoublewrite} in-use torn pages with an accepted doublewrite copy, ${e.tornRedo} without one (left to the redo log)`;
+  return html`<p class="sub exercised">Exercised: ${inUse}, ${e.tornFreed} freed; ${e.pageWritesInFlight} page writes in flight at the cut (${e.pageWritesInFlightStraddling} straddling a unit).</p>`;
 }
 
 /** Where an explore state came from: its recording, barrier and pick. */

@@ -25,6 +25,12 @@ function straddlingValue(cycle: CycleRecord): Html {
   return html`<dd class="${bad ? 'bad' : ''}">${formatCount(tally.total)}${named ? ` (${named})` : ''}</dd>`;
 }
 
+/** A size bucket's key as a size: '16384' is 16 KiB, '>1048576' (the helper's last bucket) > 1 MiB. */
+function sizeLabel(key: string): string {
+  const m = /^(>?)(\d+)$/.exec(key);
+  return m ? `${m[1] ? '> ' : ''}${formatBytes(Number(m[2]))}` : key;
+}
+
 export function diskStatsBlock(cycle: CycleRecord): Html {
   const stats = cycle.cut?.stats;
   if (!stats) return html`<p class="muted">No disk counters (the cut never fired).</p>`;
@@ -35,6 +41,6 @@ export function diskStatsBlock(cycle: CycleRecord): Html {
 <dt>page-size writes</dt><dd>${formatCount(stats.pageWrites)}</dd>
 <dt>misaligned to the page</dt><dd>${formatCount(stats.pageWritesMisaligned)}</dd>
 <dt>straddling a ${formatBytes(cycle.settings.disk.atomicUnit)} unit</dt>${straddlingValue(cycle)}
-<dt>writes by size</dt><dd>${sizes.map(([size, n]) => html`<span class="size">${/^\d+$/.test(size) ? formatBytes(Number(size)) : size}: ${formatCount(n)}</span> `)}</dd>
+<dt>writes by size</dt><dd>${sizes.map(([size, n]) => html`<span class="size">${sizeLabel(size)}: ${formatCount(n)}</span> `)}</dd>
 </dl>`;
 }
