@@ -9,7 +9,7 @@ import { badInput, rigFailure } from '../errors.js';
 import type { CycleRecord } from '../results/types.js';
 import { rebuildCrashImage } from '../../faults/crash-image.js';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
-import { readRecord } from '../../faults/disk-record.js';
+import { readRecord, type DiskRecord } from '../../faults/disk-record.js';
 import type { PowerFailDisk } from '../../faults/power-fail-disk.js';
 import { startDisk } from '../../faults/start-disk.js';
 import { tearDownDisk } from '../../faults/teardown.js';
@@ -51,6 +51,13 @@ function recordProblem(value: unknown): string | null {
   return null;
 }
 
+/** The repro disk's record in `dir`, when it is this folder's: one copied along with a cycle's
+ * folder names the disk of the folder it came from, which is not this repro's to take down. */
+function ownRecord(dir: string): DiskRecord | null {
+  const record = readRecord(dir);
+  return record && record.dir === resolve(dir) ? record : null;
+}
+
 /** `progress` hears once the evidence is there and the rebuild starts. */
 export async function rebuildAndServe(cycleDir: string, environment?: DiskEnvironment, progress?: (line: string) => void): Promise<{ record: CycleRecord; disk: PowerFailDisk; check: string }> {
   const record = loadCycleRecord(cycleDir);
@@ -61,7 +68,8 @@ export async function rebuildAndServe(cycleDir: string, environment?: DiskEnviro
   }
   progress?.('rebuilding the crash image');
   const dir = reproDir(cycleDir);
-  if (readRecord(dir)) await tearDownDisk(readRecord(dir)!);
+  const earlier = ownRecord(dir);
+  if (earlier) await tearDownDisk(earlier);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const image = join(dir, 'crash.img');
@@ -82,7 +90,7 @@ export async function rebuildAndServe(cycleDir: string, environment?: DiskEnviro
 }
 
 export async function reproDown(cycleDir: string): Promise<boolean> {
-  const record = readRecord(reproDir(cycleDir));
+  const record = ownRecord(reproDir(cycleDir));
   if (!record) return false;
   const report = await tearDownDisk(record);
   if (report.problems.length) throw rigFailure(`repro teardown: ${report.problems.join('; ')}; run 'rig cleanup'`);

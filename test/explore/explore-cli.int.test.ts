@@ -6,7 +6,7 @@
  * the recording with its sha256, and runs its recovery again as the state's own went; the report
  * shows where each state came from, in Chromium.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,6 +105,15 @@ t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
   t.equal(state.repro, `rig repro ${dir}`);
   const repro = await rig(['repro', dir], env);
   t.match(repro.stdout, `crash image rebuilt, sha256 of its 256 KiB blocks ${state.crashImageBlocksSha256} (matches the record)`, `repro rebuilds ${state.id} (${repro.stderr.trim()})`);
+  // the state's folder copied while its repro is up: the copied record names the original's disk
+  const copy = join(base, 'copied-state');
+  mkdirSync(join(copy, 'repro'), { recursive: true });
+  copyFileSync(join(dir, 'cycle.json'), join(copy, 'cycle.json'));
+  copyFileSync(join(dir, 'repro', 'disk.json'), join(copy, 'repro', 'disk.json'));
+  const reproUp = leftoversUnder(dir);
+  const copyDown = await rig(['repro', '--down', copy], env);
+  t.equal(copyDown.stdout.trim(), 'no repro disk was up', 'the copy has no repro of its own');
+  t.same(leftoversUnder(dir), reproUp, "the original's repro disk is left up");
   const down = await rig(['repro', '--down', dir], env);
   t.match(down.stdout, /repro disk taken down/);
   t.same(await leftoversUnder(base), [], 'repro --down leaves nothing');

@@ -110,6 +110,15 @@ t.test('rig disk up --profile nvme: a durable cache, where completed writes are 
   t.match(status.stdout, /^journal\s+0 writes pending/m);
   const cut = await rig(['disk', 'cut', '--dir', dir], env);
   t.equal(cut.stdout, 'cut: 0 writes pending (0 of page size or more)', 'the 8 completed writes survive any plan');
+  // its record copied into another folder names this disk's devices and helper, not that folder's
+  const copy = join(root, 'copied-record');
+  mkdirSync(copy);
+  writeFileSync(join(copy, 'disk.json'), readFileSync(join(dir, 'disk.json')));
+  const up1 = leftoversUnder(dir);
+  const copied = await rig(['disk', 'down', '--dir', copy], env);
+  t.equal(copied.exitCode, 2, 'the copy is refused');
+  t.match(copied.stderr.trim(), /^rig: --dir: \S+\/disk\.json is the record of the disk in \S+; name that folder$/);
+  t.same(leftoversUnder(dir), up1, 'the disk the record names is left up');
   const down = await rig(['disk', 'down', '--dir', dir], env);
   t.equal(down.exitCode, 0, `down: ${down.stderr}`);
   t.same(leftoversUnder(dir), [], 'down leaves nothing');
