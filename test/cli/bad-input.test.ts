@@ -54,9 +54,7 @@ t.test("a disk's folder: someone's files, a record no disk wrote, a record of an
   for (const size of ['0', '1']) {
     await refused(t, dir, ['disk', 'up', '--dir', join(dir, 'new'), '--size', size], new RegExp(`^rig: --size: ${size} is too small for ext4; use 32M or more$`));
   }
-  for (const command of ['status', 'cut', 'down']) {
-    await refused(t, dir, ['disk', command, '--dir', join(dir, 'blank')], /^rig: --dir: .*blank holds no power-fail disk; start one with 'rig disk up --dir .*blank'$/);
-  }
+  await refused(t, dir, ['disk', 'down', '--dir', join(dir, 'blank')], /^rig: --dir: .*blank holds no power-fail disk; start one with 'rig disk up --dir .*blank'$/);
   // a record copied from another disk's folder names that disk's mounts and devices
   const record = { version: 1, dir: join(dir, 'elsewhere'), image: join(dir, 'elsewhere', 'image.img'), helperPid: null, loopDevice: null, mountPoint: null };
   writeFileSync(join(dir, 'copied', 'disk.json'), JSON.stringify(record));
@@ -88,12 +86,13 @@ t.test('a cycle.json the rig did not write', async (t) => {
   for (const command of [['repro'], ['shrink'], ['bundle', '--out', join(dir, 'b.tar.gz')]]) {
     const [name, ...rest] = command;
     await refused(t, dir, [name!, join(dir, 'broken'), ...rest], /^rig: .*broken\/cycle\.json is not JSON \(.*\); name a folder whose cycle\.json the rig wrote$/);
-    // the parser quotes the file's text, newline and all: still one line
-    await refused(t, dir, [name!, join(dir, 'lines'), ...rest], /^rig: .*lines\/cycle\.json is not JSON \(.*\); name a folder whose cycle\.json the rig wrote$/);
-    await refused(t, dir, [name!, join(dir, 'older'), ...rest], /^rig: .*older\/cycle\.json has no invariants, torn pages or error log as this rig records them, so it is no cycle record the rig wrote; name a 'rig cycle --out' folder/);
     await refused(t, dir, [name!, join(dir, 'empty'), ...rest], /^rig: .*empty\/cycle\.json has no id or verdict, so it is no cycle record the rig wrote; name a 'rig cycle --out' folder/);
     await refused(t, dir, [name!, join(dir, 'list'), ...rest], /cycle\.json is not a JSON object, so it is no cycle record/);
   }
+  // the three read a cycle.json through one function; the parser quotes the file's text, newline
+  // and all (still one line); an older rig's record lacks what shrink reads
+  await refused(t, dir, ['repro', join(dir, 'lines')], /^rig: .*lines\/cycle\.json is not JSON \(.*\); name a folder whose cycle\.json the rig wrote$/);
+  await refused(t, dir, ['shrink', join(dir, 'older')], /^rig: .*older\/cycle\.json has no invariants, torn pages or error log as this rig records them, so it is no cycle record the rig wrote; name a 'rig cycle --out' folder/);
 });
 
 t.test("rig shrink's and rig bundle's --out in a file", async (t) => {
