@@ -34,6 +34,7 @@ export interface CyclePageInput {
   rigVersion: string;
   index: string; // the index's href from the page
   generatedAt?: string;
+  recordsFile?: string; // where the record was read: cycles.jsonl unless named
 }
 
 export function renderCyclePage(input: CyclePageInput): string {
@@ -53,7 +54,7 @@ export function renderCyclePage(input: CyclePageInput): string {
 <header class="top"><p class="eyebrow"><a href="${index}">powercut-rig campaign report: ${input.campaign}</a> · <a href="${`${index}#cycles`}">all cycles</a></p>
 <h1>${record.explore ? 'State' : 'Cycle'} ${record.id}</h1></header>
 ${cycleDetails(record, input.log, links)}
-<footer>powercut-rig ${input.rigVersion}: rendered from the cycle's record in cycles.jsonl${input.generatedAt ? ` on ${input.generatedAt}` : ''}.</footer>
+<footer>powercut-rig ${input.rigVersion}: rendered from the cycle's record in ${input.recordsFile ?? 'cycles.jsonl'}${input.generatedAt ? ` on ${input.generatedAt}` : ''}.</footer>
 </main><script>${trusted(CLIENT_SCRIPT)}</script></body></html>
 `;
   return page.value;

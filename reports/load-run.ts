@@ -14,6 +14,8 @@ import type { LogSource } from './sections/cycle/log-excerpt.js';
 export interface SavedRun {
   dir: string;
   summary: ResultsSummary;
+  /** The file the records are read from: cycles.jsonl, or results.json of version 1. */
+  recordsFile: string;
   /** The records in the campaign's order, each checked; read afresh at each call. */
   records(): AsyncGenerator<CycleRecord>;
 }
@@ -34,6 +36,7 @@ export async function openRun(dir: string): Promise<SavedRun> {
   return {
     dir: folder,
     summary: opened.summary,
+    recordsFile: opened.recordsFile,
     records: async function* () {
       for await (const record of opened.records()) {
         const missing = recordProblem(record);

@@ -29,6 +29,13 @@ export interface ReportInput {
   generatedAt?: string;
   /** The run held against the runs filed before it (`rig report --history`); no section without. */
   history?: HistoryView;
+  /** The file the records were read from: cycles.jsonl unless named (results.json of version 1). */
+  recordsFile?: string;
+}
+
+/** What the index was rendered from, as the footer says it. */
+function recordsNamed(recordsFile = 'cycles.jsonl'): string {
+  return recordsFile === 'results.json' ? 'results.json' : `results.json and ${recordsFile}`;
 }
 
 export function renderReport(input: ReportInput): string {
@@ -52,7 +59,7 @@ ${scenariosSection(results)}
 ${cyclesSection(results, input.pages)}
 ${evidenceSection(results)}
 ${environmentSection(results)}
-<footer>powercut-rig ${results.environment.rigVersion}: rendered from results.json and cycles.jsonl alone${input.generatedAt ? ` on ${input.generatedAt}` : ''}. Verdicts come from the disk's record of every write and the rig's own page scans; error-log lines are extra evidence.</footer>
+<footer>powercut-rig ${results.environment.rigVersion}: rendered from ${recordsNamed(input.recordsFile)} alone${input.generatedAt ? ` on ${input.generatedAt}` : ''}. Verdicts come from the disk's record of every write and the rig's own page scans; error-log lines are extra evidence.</footer>
 </main><script>${trusted(CLIENT_SCRIPT)}</script></body></html>
 `;
   return page.value;

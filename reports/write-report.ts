@@ -36,20 +36,21 @@ export async function writeReport(dir: string, outFile?: string, options: { hist
   const staging = join(folder, `.${pagesName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const generatedAt = new Date().toISOString();
   const { cycles: _file, ...summary } = run.summary;
+  const recordsFile = basename(run.recordsFile); // results.json itself for a version-1 run
   const briefs: CycleBrief[] = [];
   try {
     await mkdir(staging);
     for await (const record of run.records()) {
       checkAborted(options.signal);
       const log = await evidenceLog(run.dir, record, pages);
-      const page = renderCyclePage({ record, log, campaign: summary.campaign, rigVersion: summary.environment.rigVersion, index: `../${encodeURIComponent(basename(target))}`, generatedAt });
+      const page = renderCyclePage({ record, log, campaign: summary.campaign, rigVersion: summary.environment.rigVersion, index: `../${encodeURIComponent(basename(target))}`, generatedAt, recordsFile });
       await writeFile(join(staging, cyclePageName(record.id)), page);
       briefs.push(briefOf(record));
     }
     checkAborted(options.signal);
     await rm(pages, { recursive: true, force: true });
     await rename(staging, pages);
-    const index = renderReport({ results: { ...summary, cycles: briefs }, pages: encodeURIComponent(pagesName), generatedAt, history: options.history });
+    const index = renderReport({ results: { ...summary, cycles: briefs }, pages: encodeURIComponent(pagesName), generatedAt, history: options.history, recordsFile });
     await writeFileAtomic(target, index);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });

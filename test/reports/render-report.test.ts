@@ -185,6 +185,9 @@ t.test('writeReport writes DIR/index.html or --out, and refuses a bad folder as 
   const path = await writeReport(run.dir);
   t.equal(path, join(run.dir, 'index.html'));
   t.match(await readFile(path, 'utf8'), /✓ PASS/);
+  // a version-1 run keeps its records in results.json: the footers name what was read
+  t.match(await readFile(path, 'utf8'), /rendered from results\.json alone on /);
+  t.match(await readFile(join(run.dir, 'index-cycles', 'cycle-dw-off-4k-ext4-1.html'), 'utf8'), /rendered from the cycle's record in results\.json on /);
   t.match(await readFile(join(run.dir, 'index-cycles', 'cycle-dw-off-4k-ext4-1.html'), 'utf8'), /href="\.\.\/cycles\/dw-off-4k-ext4-1\/error\.log"/, 'a page links its kept log');
   const elsewhere = await writeReport(run.dir, join(run.dir, 'cycles', 'r.html'));
   t.match(await readFile(elsewhere, 'utf8'), /"pages":"r-cycles"/, 'the index beside its pages folder');
