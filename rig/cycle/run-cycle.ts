@@ -14,6 +14,7 @@ import { innodbArgs } from '../runtime/server-args.js';
 import { serverIdentity } from '../results/server-identity.js';
 import type { ServerRuntime } from '../runtime/types.js';
 import { diskCut } from '../../faults/helper-status.js';
+import { checkAborted } from '../interrupts.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { emptyCycleRecord, markRigError } from './cycle-record.js';
 import { PhaseTimer } from './phase-timer.js';
@@ -84,6 +85,12 @@ export async function runCycle(input: CycleInput): Promise<CycleRecord> {
     const problems = await cleanup.releaseAll();
     if (problems.length && record.verdict !== 'rig-error') markRigError(record, problems);
     rmSync(join(cutDir, CRASH_IMAGE_FILE), { force: true }); // rebuilt from cut/ on demand
+  }
+  if (signal?.aborted) {
+    // interrupted: no record claims a verdict (a stopped load reads as a cut that never came), and
+    // the unfinished cut's evidence goes with it
+    for (const made of [cutDir, join(input.dir, 'recover')]) rmSync(made, { recursive: true, force: true });
+    checkAborted(signal);
   }
   const torn = record.tornPagesBefore.length;
   record.expectationHeld = record.verdict !== 'rig-error' && !contradicts(input.expectation, record.verdict, torn);

@@ -69,6 +69,9 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   const partial = await readResults(full);
   t.equal(partial.outcome, 'running');
   t.same(partial.cycles, [], 'the interrupted cycle is not recorded');
+  // nor does its folder hold a record calling the interruption a rig error, or its unfinished cut
+  t.notOk(existsSync(join(full, 'cycles', 'dw-on-4k-1', 'cycle.json')), 'no cycle.json in its folder');
+  t.notOk(existsSync(join(full, 'cycles', 'dw-on-4k-1', 'cut')), 'no cut/ evidence');
 
   const store = join(base, 'history.sqlite');
   const resumed = await rig(['campaign', file, '--out', full, '--resume', '--history', store], env);

@@ -3,7 +3,7 @@
  * the verdict is one the scenario allows, 1 on a database finding, 2 on bad input, 3 on rig-error.
  */
 import type { Command } from 'commander';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { contextFromEnv } from '../../context.js';
@@ -60,6 +60,8 @@ async function cycle(o: Record<string, string | undefined>): Promise<number> {
       return record.expectationHeld ? 0 : 1;
     } finally {
       await runtime.close?.();
+      // interrupted: the temporary folder made for it holds nothing of a finished cycle
+      if (signal.aborted && o.out === undefined) rmSync(dir, { recursive: true, force: true });
     }
   });
 }

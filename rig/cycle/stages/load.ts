@@ -4,6 +4,7 @@
  * journal and holds every further request; the load is still running against a frozen disk.
  */
 import { rigFailure } from '../../errors.js';
+import { checkAborted } from '../../interrupts.js';
 import { startLoad, type LoadHandle } from '../../load/index.js';
 import { writesPageCopies } from '../../results/doublewrite-mode.js';
 import type { ScenarioSettings } from '../../results/types.js';
@@ -44,7 +45,8 @@ export async function loadUntilFired(
     signal,
   });
   cleanup.push('load', () => load.stop());
-  await warmUp(load, settings.load.connections);
+  await warmUp(load, settings.load.connections, signal);
+  checkAborted(signal); // a stopped load never reaches its commits: no 8 s wait for them
   await passOverTemporaryTablespaces(live, settings);
   const aimed = await aimAtHomeWrites(live, settings);
   await live.disk.arm(settings.disk.trigger);
@@ -52,6 +54,7 @@ export async function loadUntilFired(
   const boundMs = settings.load.maxSeconds * 1000;
   const fired = waitFired(live, aimed, boundMs).then((s) => ({ status: s }));
   const first = await Promise.race([fired, ended]);
+  checkAborted(signal); // the load ended because it was told to, not for want of a cut
   const status = 'status' in first ? first.status : await live.disk.waitCut(2000);
   if (!status) {
     live.server.signalKill();
@@ -106,9 +109,9 @@ async function waitFired(live: LiveServer, aimed: boolean, boundMs: number): Pro
  * Arms only once the load has commits behind it, so the ledger check after recovery has
  * acknowledged commits to look for (the page cleaner can fill the armed threshold within a second).
  */
-async function warmUp(load: { ackedSoFar(): number }, connections: number): Promise<void> {
+async function warmUp(load: { ackedSoFar(): number }, connections: number, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + WARM_UP_MAX_MS;
-  while (load.ackedSoFar() < connections * WARM_UP_COMMITS && Date.now() < until) {
+  while (load.ackedSoFar() < connections * WARM_UP_COMMITS && Date.now() < until && !signal?.aborted) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
