@@ -143,6 +143,22 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+t.test('SIGINT during rig disk down: the disk is still taken down whole', async (t) => {
+  const dir = workDir(t);
+  const up = await rig(['disk', 'up', '--dir', dir, '--size', '128M', '--fs', 'ext4', '--trigger', 'manual'], env);
+  t.equal(up.exitCode, 0, `up: ${up.stderr}`);
+  const mnt = join(dir, 'mnt');
+  const child = rig(['disk', 'down', '--dir', dir], env, { timeout: 60_000 });
+  // the moment teardown has begun (its filesystem unmounted; the loop device and helper still to go)
+  t.ok(await waitFor(() => !readFileSync('/proc/mounts', 'utf8').includes(` ${mnt} `) || child.exitCode !== null, 30_000, 2), 'teardown began');
+  child.kill('SIGINT');
+  // by the signal, unless it finished first (the crash image too); either way nothing is left up
+  const end = await ended(child);
+  t.ok(end === 'SIGINT' || end === 0, `the process ends by the signal, or done (${String(end)})`);
+  t.same(leftoversUnder(dir), [], 'no mount, loop device or helper left up');
+  t.same(registered(), [], 'no disk registered');
+});
+
 /** Starts test/fixtures/hold-disk.ts (compiled, as this file is) on `dir` and waits until its disk
  * is up (the child is boxed: an async function would otherwise wait for the process itself, which
  * is a promise too). */

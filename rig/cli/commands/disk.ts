@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
 import { badInput } from '../../errors.js';
-import { runInterruptible } from '../../interrupts.js';
+import { checkAborted, runInterruptible } from '../../interrupts.js';
 import { flagValue } from '../flag-value.js';
 import { runAction, type SettingFlags } from '../run-action.js';
 import { commandGroup } from '../command-group.js';
@@ -135,22 +135,28 @@ async function cutOrCutStatus(disk: PowerFailDisk): Promise<HelperStatus> {
   return (await disk.status()).cut ? disk.cutStatus() : disk.cut();
 }
 
-async function down(opts: { dir: string; seed: string }): Promise<void> {
+async function down(opts: { dir: string; seed: string }): Promise<number> {
   const disk = liveDisk(opts.dir);
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) throw badInput(`--seed: '${opts.seed}' is not a whole number`);
-  // a cut whose journal dump failed is reported, but only once the disk is down
-  let failedCut: unknown = null;
-  if (disk.isUp()) await cutOrCutStatus(disk).catch((e: unknown) => (failedCut = e));
-  const report = await disk.down();
-  if (failedCut) throw failedCut;
-  if (report.problems.length) throw badInput(`teardown left problems: ${report.problems.join('; ')}; run 'rig cleanup'`);
-  const crash = await buildCrashImage(disk.record.dir, seed, disk.record.atomicUnit);
-  const torn = crash.plan.writes.filter((w) => w.fate === 'torn').length;
-  process.stderr.write(
-    `crash image ${crash.path} (${crash.plan.writes.length} pending writes, ${torn} torn), plan ${crash.planPath}\n`,
-  );
-  process.stdout.write(`${await crash.sha256}\n`);
+  // Ctrl-C while it runs: the disk is still taken down whole (it was the cleanup asked for), and
+  // then no crash image is built
+  return runInterruptible(async (signal) => {
+    // a cut whose journal dump failed is reported, but only once the disk is down
+    let failedCut: unknown = null;
+    if (disk.isUp()) await cutOrCutStatus(disk).catch((e: unknown) => (failedCut = e));
+    const report = await disk.down();
+    if (failedCut) throw failedCut;
+    if (report.problems.length) throw badInput(`teardown left problems: ${report.problems.join('; ')}; run 'rig cleanup'`);
+    checkAborted(signal);
+    const crash = await buildCrashImage(disk.record.dir, seed, disk.record.atomicUnit);
+    const torn = crash.plan.writes.filter((w) => w.fate === 'torn').length;
+    process.stderr.write(
+      `crash image ${crash.path} (${crash.plan.writes.length} pending writes, ${torn} torn), plan ${crash.planPath}\n`,
+    );
+    process.stdout.write(`${await crash.sha256}\n`);
+    return 0;
+  });
 }
 
 interface SelftestFlags {
