@@ -129,6 +129,7 @@ t.test(`SIGINT with ${LANES} states in flight, then --resume`, async (t) => {
     t.match(recovered.stdout, /^the server started on the crash image; socket /m, `${state.id} answered in ${state.recovery?.readyMs} ms`);
   }
   t.same(await leftoversUnder(base), [], 'repro --recover takes its disk down');
+  t.notOk(existsSync(join(dir, 'repro')), 'and removes its folder, the rebuilt image with it');
 });
 
 t.test('a reader that goes away (| head): interrupted like SIGINT, nothing left behind', async (t) => {

@@ -138,6 +138,8 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
     } finally {
       await cleanup.releaseAll();
       await reproDown(cycleDir);
+      // its disk is down: the folder holds only the rebuilt image, rebuilt again by the next repro
+      rmSync(reproDir(cycleDir), { recursive: true, force: true });
     }
   });
 }
