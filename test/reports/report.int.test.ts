@@ -89,18 +89,25 @@ t.test('the report in Chromium', async (t) => {
   t.test('back from a cycle\'s page, the list follows the filters the browser puts back', { skip: REAL_DIR ? 'fixture-only check' : false }, async (t) => {
     const { page, errors } = await openReport(browser, file);
     t.teardown(() => page.close());
-    await page.selectOption('[data-filter="scenario"]', { label: 'dw-off-4k-ext4 (3)' });
     const rows = page.locator('#cycle-rows tr');
+    // what a browser does on Back: the filters' values put back after the script ran, with no
+    // change event, then pageshow
+    await page.evaluate(() => {
+      const select = document.querySelector<HTMLSelectElement>('[data-filter="scenario"]')!;
+      select.value = [...select.options].find((o) => o.text.startsWith('dw-off-4k-ext4'))!.value;
+      window.dispatchEvent(new Event('pageshow'));
+    });
+    t.match(await page.locator('#cycle-count').innerText(), /^3 of 3 matching shown; 9 cycles in all$/, 'the list follows the filter put back');
+    t.same((await rows.locator('td:first-child').allInnerTexts()).sort(), ['dw-off-4k-ext4-1', 'dw-off-4k-ext4-2', 'dw-off-4k-ext4-3']);
+    // and through a real Back, whether this Chromium restores the filter or keeps the page whole:
+    // the list shows what the filter shows
     await Promise.all([page.waitForURL(/-cycles\/cycle-[^/]+\.html$/), rows.first().locator('a').click()]);
     await page.goBack({ waitUntil: 'load' });
     await page.waitForSelector('html[data-ready="1"]');
-    // whatever the browser put back (it restores form controls after the page's script ran),
-    // the list shows what the filter shows
     const shown = await page.locator('[data-filter="scenario"] option:checked').innerText();
     const expected = shown.startsWith('dw-off-4k-ext4') ? 3 : 9;
-    t.comment(`the scenario filter after Back: ${shown}`);
+    t.comment(`the scenario filter after a real Back: ${shown}`);
     t.match(await page.locator('#cycle-count').innerText(), new RegExp(`^${expected} of ${expected} matching shown; 9 cycles in all$`));
-    t.equal(await rows.count(), expected);
     t.same(errors, [], 'no script error');
   });
 
