@@ -4,9 +4,11 @@
  * and opened in headless Chromium. Per size: the records' file, the index's size, the render time,
  * the index's load time (median of 5 cold loads, navigation start to the load event), the time to
  * open a cycle's page from the index's list (click to its load event, median of 5), and the time a
- * filter takes to redraw the list (median of 5 changes); the ratios to the 100-cycle figures.
- * Targets at 10,000 cycles: index under 2 MB, load under 2 s, a cycle page under 1 s, a filter
- * under 200 ms. Run from the project root: `make build && node dist/bench/report.js [sizes...]`.
+ * filter takes to redraw the list (median of 5 changes), and the time "Show more" takes to add a
+ * page of rows (median of up to 5 clicks on one page, as long as there are rows to add); the
+ * ratios to the 100-cycle figures. Targets at 10,000 cycles: index under 2 MB, load under 2 s, a
+ * cycle page under 1 s, a filter and "Show more" each under 200 ms. Run from the project root:
+ * `make build && node dist/bench/report.js [sizes...]`.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ interface Row {
   loadMs: number;
   pageMs: number;
   filterMs: number;
+  moreMs: number | null; // null: every row was shown at once
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -84,6 +87,26 @@ async function filterMs(browser: Browser, file: string): Promise<number> {
   return median(times);
 }
 
+/** Click "Show more" while it is there; time in the page until the added rows are painted. */
+async function moreMs(browser: Browser, file: string): Promise<number | null> {
+  const { page } = await openIndex(browser, file);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const ms = await page.evaluate(async () => {
+      const button = document.querySelector('button[data-action="more"]') as HTMLButtonElement;
+      if (button.hidden) return null;
+      const started = performance.now();
+      button.click();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); // the rows painted
+      return performance.now() - started;
+    });
+    if (ms === null) break;
+    times.push(ms);
+  }
+  await page.close();
+  return times.length ? median(times) : null;
+}
+
 async function measure(browser: Browser, root: string, cycles: number): Promise<Row> {
   const dir = join(root, `c${cycles}`);
   await writeCampaign(dir, await generateCampaign({ cycles, preset: 'torn-pages' }));
@@ -98,9 +121,11 @@ async function measure(browser: Browser, root: string, cycles: number): Promise<
     loadMs: await loadMs(browser, file),
     pageMs: await pageMs(browser, file),
     filterMs: await filterMs(browser, file),
+    moreMs: await moreMs(browser, file),
   };
 }
 
+const more = (ms: number | null) => (ms === null ? 'not shown (every row fits)' : `${ms.toFixed(1)} ms`);
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MiB`;
 
 async function main(): Promise<void> {
@@ -115,7 +140,8 @@ async function main(): Promise<void> {
       const row = await measure(browser, root, cycles);
       rows.push(row);
       console.log(`report ${String(cycles).padStart(6)} cycles: records ${mib(row.recordsBytes)}, index ${mib(row.indexBytes)}, rendered in ${(row.renderMs / 1000).toFixed(1)} s; ` +
-        `index load ${row.loadMs.toFixed(0)} ms, a cycle page from the list ${row.pageMs.toFixed(0)} ms, a filter ${row.filterMs.toFixed(1)} ms (medians of ${RUNS})`);
+        `index load ${row.loadMs.toFixed(0)} ms, a cycle page from the list ${row.pageMs.toFixed(0)} ms, ` +
+        `a filter ${row.filterMs.toFixed(1)} ms, "Show more" ${more(row.moreMs)} (medians of up to ${RUNS})`);
     }
     const base = rows[0]!;
     for (const r of rows.slice(1)) {
@@ -123,8 +149,10 @@ async function main(): Promise<void> {
         `cycle page ${(r.pageMs / base.pageMs).toFixed(2)}x, filter ${(r.filterMs / base.filterMs).toFixed(2)}x, render ${(r.renderMs / base.renderMs).toFixed(2)}x`);
     }
     const big = rows.at(-1)!;
-    const ok = big.indexBytes < 2 * 1024 * 1024 && big.loadMs < 2000 && big.pageMs < 1000 && big.filterMs < 200;
-    console.log(`targets at ${big.cycles} cycles (index under 2 MB, load under 2000 ms, a cycle page under 1000 ms, a filter under 200 ms): ${ok ? 'met' : 'MISSED'}`);
+    const ok = big.indexBytes < 2 * 1024 * 1024 && big.loadMs < 2000 && big.pageMs < 1000 &&
+      big.filterMs < 200 && (big.moreMs ?? 0) < 200;
+    console.log(`targets at ${big.cycles} cycles (index under 2 MB, load under 2000 ms, a cycle page under 1000 ms, ` +
+      `a filter and "Show more" under 200 ms): ${ok ? 'met' : 'MISSED'}`);
     process.exitCode = ok ? 0 : 1;
   } finally {
     await browser.close();
