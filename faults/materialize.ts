@@ -5,7 +5,7 @@
  * bytes, and the sha256 says so (computed beside the copy from the image at the cut).
  */
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { execa } from 'execa';
 import { diskFailure } from './disk-error.js';
 import type { CrashPlan } from './crash-plan.js';
@@ -101,10 +101,15 @@ export async function writeCrashImage(
   const writes = planWrites(journal, plan);
   const sha256 = sha256WithOverlay(imageAtCut, writes);
   sha256.catch(() => undefined); // awaited by the caller; a failure before then is not unhandled
+  // built beside its name and renamed whole, so a process killed partway leaves no half-built
+  // image under the name a reader trusts
+  const partial = `${out}.partial`;
   try {
-    await execa('cp', ['--sparse=always', imageAtCut, out]);
-    await applyWrites(out, writes);
+    await execa('cp', ['--sparse=always', imageAtCut, partial]);
+    await applyWrites(partial, writes);
+    await rename(partial, out);
   } catch (error) {
+    await rm(partial, { force: true });
     await sha256.catch(() => undefined); // nothing reads the image at the cut once this returns
     throw error;
   }

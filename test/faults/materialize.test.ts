@@ -4,10 +4,13 @@
  * image each plan must give. A failure names its seed; `PLAN_SEED=N` replays that one seed.
  */
 import t from 'tap';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { makePlan, unitSpan, type CrashPlan } from '../../faults/crash-plan.js';
 import type { JournalEntry } from '../../faults/journal.js';
 import { applyPlan, materializeCrashImage, planWrites, sha256File, writeCrashImage } from '../../faults/materialize.js';
@@ -192,4 +195,33 @@ t.test('planWrites: the old bytes newest first, then the landed units in order',
     [0, 4096, 1], [4096, 4096, 1], // the first write's two units
     [8192, 4096, 2], // the second's unit 1 only
   ]);
+});
+
+t.test('a crash image is under its name only once it is whole', async (t) => {
+  // the image at the cut is a FIFO, so the copy waits, mid-build, until the test lets it finish
+  const rng = createRng(11);
+  const base = bytes(rng, SIZE);
+  const { journal, atCut } = program(rng, base);
+  const plan = makePlan(journal, 11, 4096);
+  const fifo = join(dir, 'fifo-at-cut.img');
+  execFileSync('mkfifo', [fifo]);
+  const fifoPath = realpathSync(fifo);
+  const out = join(dir, 'fifo-crash.img');
+  const built = writeCrashImage(fifo, journal, plan, out);
+  const writer = await open(fifo, 'w'); // once the copy reads it
+  // the copy has made its file, and the digest's worker (this process's thread) has opened the
+  // FIFO too, so it is not left waiting for a writer once this one closes
+  const workerOpen = () => readdirSync('/proc/self/fd').filter((fd) => {
+    try { return readlinkSync(`/proc/self/fd/${fd}`) === fifoPath; } catch { return false; }
+  }).length >= 2;
+  const started = Date.now();
+  while (!((existsSync(`${out}.partial`) || existsSync(out)) && workerOpen()) && Date.now() - started < 30_000) await setTimeout(20);
+  t.ok(existsSync(`${out}.partial`), 'the copy has begun, beside the crash image\'s name');
+  t.notOk(existsSync(out), 'nothing is under the crash image\'s name while it is built');
+  await writer.write(atCut);
+  await writer.close();
+  const { sha256 } = await built;
+  await sha256.catch(() => undefined); // a FIFO cannot be read twice; the sha256 is tested above
+  t.ok(readFileSync(out).equals(expected(base, journal, plan)), 'the whole crash image, under its name');
+  t.notOk(existsSync(`${out}.partial`), 'nothing left beside it');
 });
