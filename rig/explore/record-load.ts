@@ -5,7 +5,7 @@
  * recording alone rebuilds any state; the image at the cut is not kept (the recording holds it).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { indexRecording, RECORDING_FILE, type Recording } from '../../faults/recording.js';
@@ -24,6 +24,7 @@ import { cutPower } from '../cycle/stages/cut.js';
 import { loadUntilFired } from '../cycle/stages/load.js';
 import { prepare } from '../cycle/stages/prepare.js';
 import { rigFailure } from '../errors.js';
+import { mountsAtOrBelow } from '../../faults/system.js';
 
 export const SNAPSHOT_FILE = 'snapshot.img';
 export const DEFAULT_RECORD_MAX_BYTES = 2 * 1024 * 1024 * 1024;
@@ -62,6 +63,12 @@ export async function recordLoad(input: RecordInput): Promise<RecordedLoad> {
   const path = join(input.dir, RECORDING_FILE);
   const snapshot = join(input.dir, SNAPSHOT_FILE);
   let result: Omit<RecordedLoad, 'recording' | 'timings'>;
+  // interrupted, the recording is no one's: no state was judged from it, --resume records again
+  const dropIfInterrupted = () => {
+    if (!input.signal?.aborted) return;
+    if (mountsAtOrBelow(resolve(input.dir)).length === 0) rmSync(input.dir, { recursive: true, force: true });
+    input.signal.throwIfAborted();
+  };
   try {
     const record = { path, maxBytes: input.maxBytes ?? DEFAULT_RECORD_MAX_BYTES };
     const live = await timer.time('prepare', () => prepare({ ...input, cutDir, record }, cleanup));
@@ -77,6 +84,7 @@ export async function recordLoad(input: RecordInput): Promise<RecordedLoad> {
     const problems = await cleanup.releaseAll();
     rmSync(cutDir, { recursive: true, force: true });
     if (problems.length) throw rigFailure(`the recording's teardown failed: ${problems.join('; ')}`);
+    dropIfInterrupted();
   }
   const recording = indexRecording(path);
   writeFileSync(join(input.dir, 'recording.json'), JSON.stringify(describeRecording(recording, result.loadStartUs, input.seed), null, 1) + '\n');

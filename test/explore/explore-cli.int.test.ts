@@ -3,8 +3,9 @@
  * created; SIGINT with two states judged at once (explore's lanes) leaves nothing behind and keeps the states judged so far
  * recorded, and --resume (with --lanes 1) explores that cycle again to the end; a reader of its
  * output that goes away (`| head`) interrupts it the same way; a state's repro rebuilds it from
- * the recording with its sha256, and runs its recovery again as the state's own went; the report
- * shows where each state came from, in Chromium.
+ * the recording with its sha256, and runs its recovery again as the state's own went; SIGINT
+ * while the recording is made removes it; the report shows where each state came from, in
+ * Chromium.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { isMounted } from '../../faults/system.js';
 import { defaultLanes } from '../../rig/explore/run-explore.js';
 import { PREPARED_CACHE } from '../fixtures/prepared-cache.js';
 import { BROKEN_PIPE_STATUS } from '../../rig/interrupts.js';
+import { SNAPSHOT_FILE } from '../../rig/explore/record-load.js';
 
 const base = mkdtempSync(join(tmpdir(), 'rig-explore-cli-'));
 const env = { RIG_CACHE: PREPARED_CACHE };
@@ -152,6 +154,20 @@ t.test('a reader that goes away (| head): interrupted like SIGINT, nothing left 
   const partial = await readResults(piped);
   t.equal(partial.outcome, 'running');
   t.ok(partial.cycles.length >= 1, `the states judged before are recorded (${partial.cycles.length})`);
+});
+
+t.test('SIGINT while the recording is made: the unfinished recording is removed', async (t) => {
+  const early = join(base, 'interrupted-recording');
+  const recordingDir = join(early, 'recordings', 'explore-1');
+  const child = rig(['explore', ...SETTINGS, '--states', String(STATES), '--out', early], env);
+  await waitForFile(join(recordingDir, SNAPSHOT_FILE), 300_000); // prepared; the load is next
+  child.kill('SIGINT');
+  const stopped = await child;
+  t.equal(stopped.signal, 'SIGINT', 'the run ends by the re-raised signal');
+  t.notMatch(stopped.stdout, /recorded \d+ writes/, 'it never said the recording was made');
+  t.same(await leftoversUnder(base), [], 'no mount, loop device, helper or server left');
+  t.notOk(existsSync(recordingDir), 'no recording is left for a state no one judged');
+  t.same((await readResults(early)).cycles, [], 'no state recorded');
 });
 
 t.test('the report says where each state came from', async (t) => {

@@ -133,6 +133,7 @@ async function ended(child: ResultPromise): Promise<string | number | undefined>
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   t.test(`${sig} during rig disk up leaves nothing`, async (t) => {
     const dir = workDir(t);
+    if (sig === 'SIGTERM') mkdirSync(dir); // a folder that was there, empty; for SIGINT a new one
     const child = rig(['disk', 'up', '--dir', dir, '--size', '128M', '--fs', 'ext4'], env, { timeout: 60_000 });
     await waitForHelper(dir);
     child.kill(sig);
@@ -140,6 +141,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     t.equal((await child).stdout, '', 'it never said the disk was up');
     t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
     t.same(registered(), [], 'no disk registered');
+    if (sig === 'SIGTERM') t.same(readdirSync(dir), [], 'the folder it was given is empty again');
+    else t.notOk(existsSync(dir), 'nor the folder it made');
   });
 }
 

@@ -4,7 +4,9 @@
  */
 import { checkRunFolder } from '../../folder-path.js';
 import { Command, Option } from 'commander';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
 import { badInput } from '../../errors.js';
 import { checkAborted, runInterruptible } from '../../interrupts.js';
@@ -14,13 +16,14 @@ import { commandGroup } from '../command-group.js';
 import { buildCrashImage } from '../../../faults/crash-image.js';
 import { DISK_BACKENDS, readRecord, type DiskBackend } from '../../../faults/disk-record.js';
 import { openDisk } from '../../../faults/open-disk.js';
+import { tearDownDisk } from '../../../faults/teardown.js';
 import { contextFromEnv } from '../../context.js';
 import { diskSizeProblem, FS_KINDS, isFsKind } from '../../../faults/filesystems.js';
 import type { HelperStatus } from '../../../faults/helper-status.js';
 import type { PowerFailDisk } from '../../../faults/power-fail-disk.js';
 import { startDisk } from '../../../faults/start-disk.js';
 import { checkAtomicUnit, checkSize, showSize } from '../../../faults/sizes.js';
-import { processAlive } from '../../../faults/system.js';
+import { mountsAtOrBelow, processAlive } from '../../../faults/system.js';
 import { checkTrigger, formatTrigger } from '../../../faults/trigger.js';
 import { readDeviceProfile, shippedProfileNames } from '../../../faults/device-profile.js';
 import { runSelftest } from '../../../faults/selftest/model-check.js';
@@ -76,12 +79,25 @@ async function up(opts: UpOptions): Promise<number> {
   }
   const profile = flagValue('--profile', readDeviceProfile(opts.profile));
   const ownerPid = parseOwnerPid(opts.ownerPid);
-  return runInterruptible(async (signal) => {
-    const disk = await startDisk({ ...settings, model: profile.device, signal, environment: contextFromEnv().disk, backend: opts.backend });
-    if (signal.aborted) {
-      await disk.down();
-      return 130;
+  // interrupted, it leaves no disk, and in a folder that was new or empty none of the files it
+  // wrote either (a failure keeps them: helper.log says why)
+  const made = !existsSync(settings.dir) ? 'folder' : readdirSync(settings.dir).length === 0 ? 'contents' : null;
+  const interrupted = async (): Promise<number> => {
+    const record = readRecord(settings.dir);
+    const report = record ? await tearDownDisk(record) : null; // again, if startDisk already did
+    if (!made || (report && report.problems.length > 0) || mountsAtOrBelow(settings.dir).length > 0) return 130;
+    for (const name of made === 'folder' ? [''] : readdirSync(settings.dir)) {
+      await rm(join(settings.dir, name), { recursive: true, force: true });
     }
+    return 130;
+  };
+  return runInterruptible(async (signal) => {
+    const disk = await startDisk({ ...settings, model: profile.device, signal, environment: contextFromEnv().disk, backend: opts.backend })
+      .catch(async (error: unknown) => {
+        if (signal.aborted) await interrupted();
+        throw error;
+      });
+    if (signal.aborted) return interrupted();
     // this process ends now: the disk stays up for whoever asked (see rig cleanup)
     disk.setOwner(ownerPid);
     process.stdout.write(`${disk.target}\n`);
