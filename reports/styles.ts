@@ -68,7 +68,7 @@ tr.st-fail td:first-child,tr.st-blind td:first-child,tr.st-vacuous td:first-chil
 .v-rig-error{background:#fff;border-style:dashed;border-color:#7a3560;color:#7a3560}
 table.matrix{table-layout:fixed}
 /* fixed widths: "Show more" lays out its new rows, not every row shown */
-table.cycle-list{table-layout:fixed}table.cycle-list td{overflow-wrap:anywhere}
+table.cycle-list{table-layout:fixed}table.cycle-list td{overflow-wrap:break-word}
 table.cycle-list th:nth-child(1),table.cycle-list th:nth-child(2){width:24%}
 table.cycle-list th:nth-child(3){width:30%}table.cycle-list th:nth-child(4){width:8%}
 ul.history-changes li.new{font-weight:600}
