@@ -4,19 +4,15 @@
  * command line with it and run nothing.
  */
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { COMMAND_NAMES, registerCommands } from './commands/index.js';
 import { usageLine } from './usage-line.js';
 import { isCommandGroup } from './command-group.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { rigVersion } from '../version.js';
 
 export async function createProgram(wanted?: string, next?: string): Promise<Command> {
   const program = new Command('rig')
     .description('Cuts power under a MySQL-family server and proves what its recovery restored.')
-    .version(pkg.version)
+    .version(rigVersion())
     .configureOutput({ outputError: (str, write) => write(usageLine(str, helpFor(program, wanted, next))) })
     .exitOverride((err) => {
       // commander's own usage errors are bad input: exit 2, one line

@@ -1,7 +1,8 @@
 /**
  * Every `rig` subcommand, one module each, loaded only when asked for: `rig disk status` loads the
- * disk's modules and not the Docker client, the SQL driver or the campaign schema. Help, a version
- * or an unknown name loads them all, in this order, the order help lists them in.
+ * disk's modules and not the Docker client, the SQL driver or the campaign schema. A version asks
+ * for none of them; help or an unknown name loads them all, in this order, the order help lists
+ * them in.
  */
 import type { Command } from 'commander';
 
@@ -28,8 +29,12 @@ const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);
 
-/** Registers the command `wanted` names (the first argument), or every command when it names none. */
+const VERSION_FLAGS = ['--version', '-V'];
+
+/** Registers the command `wanted` names (the first argument), none for a version, or every
+ * command when it names none. */
 export async function registerCommands(program: Command, wanted?: string): Promise<void> {
+  if (wanted !== undefined && VERSION_FLAGS.includes(wanted)) return;
   const names = wanted !== undefined && Object.hasOwn(COMMANDS, wanted) ? [wanted] : COMMAND_NAMES;
   for (const m of await Promise.all(names.map((name) => COMMANDS[name]!()))) m.register(program);
 }
