@@ -12,7 +12,8 @@
  * and crash-image digests (rig/explore/image-hash.ts); the peak memory and disk per state in flight; and the CPU a state
  * costs (the machine's busy time and the rig's own process's, its kernel part and the bytes it read), with the rate the cores could reach at
  * that cost, without and with the recording (its share of the limit says whether the target can be
- * reached on this machine at all); and any state whose recovery ran to the rig's bound (a hung server), with the rate
+ * reached on this machine at all), and with the recording but the rig's own process at no cost
+ * (what the servers, the disks and the kernel alone allow); and any state whose recovery ran to the rig's bound (a hung server), with the rate
  * without it. Target: 75% of the limit.
  * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`).
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
@@ -221,7 +222,10 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const perState = (total: number) => total / Math.max(1, n);
   const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
   // every core busy judging from the recording's end: the most this pass's CPU cost allows
-  const ceiling = (n / (recordMs + (p.cpu.machine * 1000) / cpus().length)) * 3_600_000;
+  const ceilingAt = (cpuS: number) => (n / (recordMs + (cpuS * 1000) / cpus().length)) * 3_600_000;
+  const ceiling = ceilingAt(p.cpu.machine);
+  // the same with the rig's own process taken out: what the servers, the disks and the kernel allow
+  const bare = ceilingAt(Math.max(0, p.cpu.machine - p.cpu.rig));
   return (
     `  ${p.name} (${p.lanes} at once): ${perHour.toFixed(0)} states/h with the recording (${perState(p.result.statesMs / 1000).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
@@ -230,7 +234,8 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
     `    CPU per state: the machine's ${perState(p.cpu.machine).toFixed(2)} s, the rig's own process ${perState(p.cpu.rig).toFixed(2)} s ` +
     `(${perState(p.cpu.rigSystem).toFixed(2)} s of it in the kernel; it read ${mib(perState(p.cpu.rigRead))} a state); ` +
     `${cpus().length} cores ${Math.round(100 * p.cpu.busyShare)}% busy; at this cost the cores judge at most ${((3600 * cpus().length) / perState(p.cpu.machine)).toFixed(0)} states/h, ` +
-    `${ceiling.toFixed(0)} with the recording (${Math.round((100 * ceiling) / limitPerHour)}% of the limit)`
+    `${ceiling.toFixed(0)} with the recording (${Math.round((100 * ceiling) / limitPerHour)}% of the limit); ` +
+    `with the rig's own process costing nothing, ${bare.toFixed(0)} (${Math.round((100 * bare) / limitPerHour)}%)`
   );
 }
 
