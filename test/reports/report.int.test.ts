@@ -109,7 +109,8 @@ t.test('the report in Chromium', async (t) => {
     const count = page.locator('#cycle-count');
     const total = Number(/; (\d+) cycles? in all$/.exec(await count.innerText())?.[1]);
     // a scenario holding fewer than every cycle (the fixture's negative control, else the last
-    // such), with the count its option says it holds
+    // such; in a run of one scenario, that one, whose filter put back lists every cycle), with the
+    // count its option says it holds
     const scenario = await page.evaluate(({ fixture, total }) => {
       const named = [...document.querySelectorAll<HTMLOptionElement>('[data-filter="scenario"] option')]
         .filter((o) => o.value !== '')
@@ -117,7 +118,6 @@ t.test('the report in Chromium', async (t) => {
       return fixture ? named.find((o) => o.name === 'dw-off-4k-ext4') : ([...named].reverse().find((o) => o.cycles < total) ?? named[0]);
     }, { fixture: !REAL_DIR, total });
     if (!scenario) return t.fail('the scenario filter offers no scenario');
-    if (scenario.cycles >= total) return t.skip(`one scenario holds all ${total} cycles: a filter put back cannot change the list`, () => undefined);
     const listed = (n: number) => `^${Math.min(n, ROWS_PER_PAGE)} of ${n} matching shown; ${total} cycles? in all$`;
     // what a browser does on Back: the filters' values put back after the script ran, with no
     // change event, then pageshow
