@@ -13,7 +13,7 @@ import { PACKAGE_ROOT } from '../rig/paths.js';
 
 const LAYERS: Array<[RegExp, number, string]> = [
   [/^faults\//, 0, 'the disk'],
-  [/^rig\/(errors|context|paths|interrupts|process-owner|version|folder-path)\.ts$/, 0, 'the ground'],
+  [/^rig\/(errors|context|paths|interrupts|process-owner|version|folder-path|folder-state)\.ts$/, 0, 'the ground'],
   [/^rig\/(pages|vm|docker)\//, 1, 'pages, the guest, the engine'],
   [/^rig\/(results|findings|history)\//, 2, 'records, findings and their history'],
   [/^rig\/(logs\/|defaults\.ts$)/, 3, 'logs and defaults'],

@@ -146,6 +146,28 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+t.test("SIGINT during rig disk up in an earlier disk's folder removes what it wrote, and only that", async (t) => {
+  const dir = workDir(t);
+  const args = ['disk', 'up', '--dir', dir, '--size', '128M', '--fs', 'ext4', '--trigger', 'manual'];
+  t.equal((await rig(args, env)).exitCode, 0, 'the earlier disk came up');
+  t.equal((await rig(['disk', 'down', '--dir', dir], env)).exitCode, 0, 'and down, leaving its crash image');
+  const kept = new Map(['crash.img', 'plan.json'].map((name) => [name, sha256(join(dir, name))]));
+  const earlier = readdirSync(dir);
+  const child = rig(args, env, { timeout: 60_000 });
+  await waitForHelper(dir); // the new disk's record names its helper: its image is written
+  child.kill('SIGINT');
+  t.equal(await ended(child), 'SIGINT', 'the process ends by the signal it got');
+  t.same(leftoversUnder(dir), [], 'no mount, loop device or helper');
+  t.same(registered(), [], 'no disk registered');
+  const left = readdirSync(dir);
+  t.same(left.filter((name) => !earlier.includes(name)), [], `nothing new is left (${left.join(', ')})`);
+  for (const name of ['disk.json', 'image.img', 'helper.log']) t.notOk(existsSync(join(dir, name)), `the ${name} it wrote is gone`);
+  for (const [name, digest] of kept) t.equal(sha256(join(dir, name)), digest, `the earlier disk's ${name} is as it was`);
+  const down = await rig(['disk', 'down', '--dir', dir], env);
+  t.equal(down.exitCode, 2, 'no half-made disk is left for down to stumble on');
+  t.match(down.stderr, /holds no power-fail disk/);
+});
+
 t.test('SIGINT during rig disk down: the disk is still taken down whole', async (t) => {
   const dir = workDir(t);
   const up = await rig(['disk', 'up', '--dir', dir, '--size', '128M', '--fs', 'ext4', '--trigger', 'manual'], env);

@@ -3,8 +3,8 @@
  * program on it, and for repro by hand.
  */
 import { checkRunFolder } from '../../folder-path.js';
+import { folderState, writtenSince } from '../../folder-state.js';
 import { Command, Option } from 'commander';
-import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DISK, DEFAULT_SEED, DEFAULT_SERVER } from '../../defaults.js';
@@ -79,14 +79,15 @@ async function up(opts: UpOptions): Promise<number> {
   }
   const profile = flagValue('--profile', readDeviceProfile(opts.profile));
   const ownerPid = parseOwnerPid(opts.ownerPid);
-  // interrupted, it leaves no disk, and in a folder that was new or empty none of the files it
-  // wrote either (a failure keeps them: helper.log says why)
-  const made = !existsSync(settings.dir) ? 'folder' : readdirSync(settings.dir).length === 0 ? 'contents' : null;
+  // interrupted, it leaves no disk and none of the files it wrote: the folder it made, or what it
+  // wrote into one that was there (an earlier disk's files it did not touch stay); a failure keeps
+  // them (helper.log says why)
+  const before = folderState(settings.dir);
   const interrupted = async (): Promise<number> => {
     const record = readRecord(settings.dir);
     const report = record ? await tearDownDisk(record) : null; // again, if startDisk already did
-    if (!made || (report && report.problems.length > 0) || mountsAtOrBelow(settings.dir).length > 0) return 130;
-    for (const name of made === 'folder' ? [''] : readdirSync(settings.dir)) {
+    if ((report && report.problems.length > 0) || mountsAtOrBelow(settings.dir).length > 0) return 130;
+    for (const name of before === null ? [''] : writtenSince(settings.dir, before)) {
       await rm(join(settings.dir, name), { recursive: true, force: true });
     }
     return 130;
