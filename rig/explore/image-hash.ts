@@ -3,7 +3,9 @@
  * of the sha256s of the image's blocks (DIGEST_BLOCK), in order (the last block may be shorter). A whole-
  * file sha256 would read and hash the whole image (512 MiB in the quick campaigns) for every state,
  * about 0.7 s of a core each, most of the rig's own work per state; with the blocks' digests kept
- * per lane, a state hashes only the blocks it or the barriers since the last state wrote.
+ * per lane, a state hashes only the blocks it or the barriers since the last state wrote. A lane
+ * starts from the snapshot's digests, hashed once while the recording's load runs
+ * (./record-load.ts), and a block of zeros (a sparse image's holes) costs a comparison, not a hash.
  * The same digest of any file, from a shell: blocksDigestCommand (rig/results/crash-image-digest.ts).
  *
  * The state's image is the clean image with its landed units written over it, and the clean image
@@ -33,8 +35,19 @@ const { openSync, closeSync, fstatSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 ${OVERLAY_HELPERS}
 let buf = null;
+let zeros = null;
+const zeroDigests = new Map(); // by length: a sparse image's holes read as zeros, most of its blocks
+function blockDigest(bytes) {
+  if (!bytes.equals(zeros.subarray(0, bytes.length))) return createHash('sha256').update(bytes).digest();
+  let d = zeroDigests.get(bytes.length);
+  if (!d) zeroDigests.set(bytes.length, (d = createHash('sha256').update(bytes).digest()));
+  return d;
+}
 function digest({ path, pieces, known, block }) {
-  if (!buf || buf.length !== block) buf = Buffer.alloc(block);
+  if (!buf || buf.length !== block) {
+    buf = Buffer.alloc(block);
+    zeros = Buffer.alloc(block);
+  }
   const fd = openSync(path, 'r');
   const top = createHash('sha256');
   let clean;
@@ -55,7 +68,7 @@ function digest({ path, pieces, known, block }) {
       }
       readOverlaid(fd, buf, at, want, mine);
       if (mine) clean[b] = cached;
-      const digest = createHash('sha256').update(buf.subarray(0, want)).digest();
+      const digest = blockDigest(buf.subarray(0, want));
       if (!mine) clean[b] = new Uint8Array(digest);
       top.update(digest);
     }

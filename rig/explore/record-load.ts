@@ -25,6 +25,7 @@ import { loadUntilFired } from '../cycle/stages/load.js';
 import { prepare } from '../cycle/stages/prepare.js';
 import { rigFailure } from '../errors.js';
 import { mountsAtOrBelow } from '../../faults/system.js';
+import { DigestWorker, type BlockDigests } from './image-hash.js';
 
 export const SNAPSHOT_FILE = 'snapshot.img';
 export const DEFAULT_RECORD_MAX_BYTES = 2 * 1024 * 1024 * 1024;
@@ -46,6 +47,8 @@ export interface RecordedLoad {
   dir: string;
   recording: Recording;
   snapshot: string;
+  /** The snapshot's block digests (./image-hash.ts), hashed while the load ran; null if that failed. */
+  snapshotBlocks?: Promise<BlockDigests | null>;
   load: LoadResult;
   loadStartUs: number;
   copyRanges: DeviceRange[]; // the doublewrite area on the device, when the server writes copies
@@ -62,7 +65,10 @@ export async function recordLoad(input: RecordInput): Promise<RecordedLoad> {
   const cutDir = join(input.dir, 'disk');
   const path = join(input.dir, RECORDING_FILE);
   const snapshot = join(input.dir, SNAPSHOT_FILE);
-  let result: Omit<RecordedLoad, 'recording' | 'timings'>;
+  let result: Omit<RecordedLoad, 'recording' | 'timings'> | undefined;
+  // every lane's first state would hash the whole image (512 MiB in the quick campaigns) to learn
+  // its blocks; the snapshot's are hashed once instead, on a worker, while the load runs
+  const hasher = new DigestWorker();
   // interrupted, the recording is no one's: no state was judged from it, --resume records again
   const dropIfInterrupted = () => {
     if (!input.signal?.aborted) return;
@@ -73,16 +79,18 @@ export async function recordLoad(input: RecordInput): Promise<RecordedLoad> {
     const record = { path, maxBytes: input.maxBytes ?? DEFAULT_RECORD_MAX_BYTES };
     const live = await timer.time('prepare', () => prepare({ ...input, cutDir, record }, cleanup));
     await execa('cp', ['--sparse=always', live.image, snapshot]);
+    const snapshotBlocks: Promise<BlockDigests | null> = hasher.digest(snapshot, []).then((d) => d.clean, () => null).finally(() => hasher.close());
     const copies = settings.server.engine === 'innodb' && writesPageCopies(settings.server.doublewrite) && settings.disk.fs !== 'none';
     const copyRanges = copies ? await doublewriteDeviceRanges(datadirOn(live.disk.target), settings.server.pageSize) : [];
     const pageRanges = settings.disk.fs === 'none' ? [] : await tablespaceDeviceRanges(datadirOn(live.disk.target));
     const loadStartUs = monotonicUs();
     const fired = await timer.time('load', () => loadUntilFired(live, settings, input.seed, cleanup, input.signal));
     const cut = await timer.time('cut', () => cutPower(live, fired, cleanup));
-    result = { dir: input.dir, snapshot, load: cut.load, loadStartUs, copyRanges, pageRanges };
+    result = { dir: input.dir, snapshot, load: cut.load, loadStartUs, copyRanges, pageRanges, snapshotBlocks };
   } finally {
     const problems = await cleanup.releaseAll();
     rmSync(cutDir, { recursive: true, force: true });
+    if (!result || problems.length || input.signal?.aborted) await hasher.close(); // no state will use them
     if (problems.length) throw rigFailure(`the recording's teardown failed: ${problems.join('; ')}`);
     dropIfInterrupted();
   }

@@ -181,6 +181,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
       });
     };
     const statesStarted = Date.now();
+    const snapshotBlocks = (await recorded.snapshotBlocks) ?? null; // hashed while the load ran
     let peakLaneBytes = 0;
     const store = input.clones === false ? null : await openStore(join(workDir, 'store'), input, lanes);
     try {
@@ -189,7 +190,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
         mkdirSync(laneDir, { recursive: true });
         let images: StateImages | null = null;
         try {
-          images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd, { cleanCopy: true, ...(store ? { store } : {}) });
+          images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd, { cleanCopy: true, ...(store ? { store } : {}), ...(snapshotBlocks ? { snapshotBlocks } : {}) });
           for (let i = lane; i < picked.length && !inOrder.failed; i += lanes) {
             input.signal?.throwIfAborted();
             inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));

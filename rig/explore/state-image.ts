@@ -39,14 +39,17 @@ export class StateImages {
 
   /**
    * Sparse copies of the snapshot in dir (clean.img, work.img; no clean copy for a one-off
-   * rebuild). With a store, dir is a folder in it and only clean.img is copied.
+   * rebuild). With a store, dir is a folder in it and only clean.img is copied. `snapshotBlocks`,
+   * the snapshot's block digests, are the clean copy's until the first advance forgets some.
    */
-  static async create(dir: string, snapshot: string, writes: RecordedWrite[], recordingFd: number, opts: { cleanCopy: boolean; store?: CloneStore } = { cleanCopy: true }): Promise<StateImages> {
+  static async create(dir: string, snapshot: string, writes: RecordedWrite[], recordingFd: number, opts: { cleanCopy: boolean; store?: CloneStore; snapshotBlocks?: BlockDigests } = { cleanCopy: true }): Promise<StateImages> {
     const clean = opts.cleanCopy || opts.store ? join(dir, 'clean.img') : null;
     const work = join(dir, 'work.img');
     if (clean) await execa('cp', ['--sparse=always', snapshot, clean]);
     if (!opts.store) await execa('cp', ['--sparse=always', snapshot, work]);
-    return new StateImages(clean, work, writes, recordingFd, opts.store ?? null);
+    const images = new StateImages(clean, work, writes, recordingFd, opts.store ?? null);
+    if (clean && opts.snapshotBlocks) images.cleanBlocks = [...opts.snapshotBlocks]; // a lane's own: advance forgets in it
+    return images;
   }
 
   /** Whether each state's image is a clone, deleted once judged (discard), instead of put back (restore). */

@@ -89,6 +89,17 @@ t.test('a carried block digest is used as it stands; a block written and forgott
   t.same(over.clean, fresh.clean, 'and leaves the digests of the file itself as they were');
 });
 
+t.test('blocks of zeros, a whole one and the shorter last, and one that is zero but for its last byte', async (t) => {
+  const path = join(dir, 'zeros.img');
+  const fd = openSync(path, 'w+');
+  ftruncateSync(fd, 2 * DIGEST_BLOCK + 100); // a hole, all but one byte
+  writeSync(fd, Buffer.from([1]), 0, 1, 2 * DIGEST_BLOCK - 1);
+  closeSync(fd);
+  t.equal(await blocksSha256File(path), built(path, []), 'as the definition hashes them');
+  const piece = { offset: 2 * DIGEST_BLOCK - 1, data: Buffer.from([0]) }; // the byte zeroed again
+  t.equal((await blocksSha256WithOverlay(path, [piece])).blocksSha256, built(path, [piece]), 'and a block a piece makes all zeros');
+});
+
 t.test('one worker answers request after request, a failed one included, until closed', async (t) => {
   const path = join(dir, 'kept.img');
   const fd = openSync(path, 'w+');
