@@ -7,24 +7,18 @@
  * failed one included; and the shell command the bundle README gives computes the same.
  */
 import t from 'tap';
-import { createHash } from 'node:crypto';
 import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { createRng, type Rng } from '../../faults/prng.js';
 import { blocksSha256File, blocksSha256WithOverlay, DigestWorker, forgetBlocks, type BlockDigests, type Overlay } from '../../rig/explore/image-hash.js';
+import { blocksDigest } from '../fixtures/blocks-digest.js';
 import { blocksDigestCommand, blocksDigestName, digestBlockOf, DIGEST_BLOCK, FIRST_DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'image-hash-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The definition, written out plainly. */
-function blocksDigest(image: Buffer): string {
-  const top = createHash('sha256');
-  for (let at = 0; at < image.length; at += DIGEST_BLOCK) top.update(createHash('sha256').update(image.subarray(at, at + DIGEST_BLOCK)).digest());
-  return top.digest('hex');
-}
 
 function built(path: string, pieces: Overlay[]): string {
   const image = readFileSync(path);

@@ -23,6 +23,7 @@ import { StateImages } from '../../rig/explore/state-image.js';
 import { blocksSha256WithOverlay } from '../../rig/explore/image-hash.js';
 import { landedWrites } from '../../faults/materialize.js';
 import { DIGEST_BLOCK } from '../../rig/results/crash-image-digest.js';
+import { blocksDigest } from '../fixtures/blocks-digest.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-state-image-'));
 const registryDir = join(work, 'registry');
@@ -35,14 +36,6 @@ const IMAGE = 4 << 20;
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const digestOf = (journal: { old: Buffer; new: Buffer; offset: number }[]) => createHash('sha256').update(JSON.stringify(journal.map((e) => [e.offset, sha1(e.old), sha1(e.new)]))).digest('hex');
 const sha1 = (b: Buffer) => createHash('sha1').update(b).digest('hex');
-
-/** An image's blocks digest by its definition, computed here (rig/explore/image-hash.ts). */
-function blocksDigest(path: string): string {
-  const image = readFileSync(path);
-  const top = createHash('sha256');
-  for (let at = 0; at < image.length; at += DIGEST_BLOCK) top.update(createHash('sha256').update(image.subarray(at, at + DIGEST_BLOCK)).digest());
-  return top.digest('hex');
-}
 
 /** A recording of writes in groups between flushes, many of them over the same few ranges. */
 function recording(seed: number): EncodableEvent[] {
@@ -98,7 +91,7 @@ t.test('a cloned state image is the image built in place, state after state', as
         if (digestOf(a) !== digestOf(c)) differ.push(`seed ${seed} barrier ${barrier.index}: journals differ`);
         if (sha(inPlace.work) !== sha(cloned.work)) differ.push(`seed ${seed} barrier ${barrier.index}: images differ`);
         // the digest from the snapshot's blocks, carried through the advances, is the image's own
-        if ((await cloned.digestWith(landedWrites(c, plan))) !== blocksDigest(cloned.work)) differ.push(`seed ${seed} barrier ${barrier.index}: digests differ`);
+        if ((await cloned.digestWith(landedWrites(c, plan))) !== blocksDigest(readFileSync(cloned.work))) differ.push(`seed ${seed} barrier ${barrier.index}: digests differ`);
         inPlace.restore(barrier.pending);
         cloned.discard();
         if (sha(inPlace.work) !== sha(join(cloneDir, 'clean.img'))) differ.push(`seed ${seed} barrier ${barrier.index}: the clean image is not the working image put back`);
