@@ -11,7 +11,11 @@ t.test('a process naming the datadir in its --datadir= makes the datadir in use'
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const datadir = join(root, 'data');
   await t.resolves(checkDatadirUnused(datadir), 'free before');
-  const holder = spawn('sh', ['-c', 'sleep 30; :', 'sh', `--datadir=${datadir}/`], { stdio: 'ignore' });
+  // Node itself holds it: a shell would fork its command, and the forked child carries the
+  // shell's command line until it execs, which a loaded machine can leave after the shell is gone.
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '--', `--datadir=${datadir}/`], {
+    stdio: 'ignore',
+  });
   t.teardown(() => holder.kill('SIGKILL'));
   await new Promise((resolve) => holder.once('spawn', resolve));
   const error = await checkDatadirUnused(datadir).catch((e: unknown) => e);
