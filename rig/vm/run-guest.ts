@@ -56,7 +56,7 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
   try {
     await writeFile(join(runDir, RUN_DIR_FILES.owner), formatOwner(currentOwner()));
     await mkdir(run.cacheDir, { recursive: true });
-    coverage = guestCoverage(process.env);
+    coverage = guestCoverage(process.env, join(runDir, 'coverage'));
     if (coverage) await mkdir(coverage.dir, { recursive: true });
     const script = commandScript({
       argv: run.argv, cwd: run.sharedDir, path: process.env.PATH ?? '/usr/bin:/bin', cacheDir: run.cacheDir, forwardEnv: coverage?.env,
@@ -80,8 +80,11 @@ export async function runGuest(qemu: string, guest: GuestFiles, paths: VmPaths, 
     return { end: guestEnd(status, timeout.aborted, exit), console: consoleText, seconds: (Date.now() - started) / 1000 };
   } finally {
     for (const socket of sockets) await socket.close();
-    await rm(runDir, { recursive: true, force: true });
-    if (coverage) await collectCoverage(coverage);
+    try {
+      if (coverage) await collectCoverage(coverage); // from inside the run folder: before it goes
+    } finally {
+      await rm(runDir, { recursive: true, force: true });
+    }
   }
 }
 

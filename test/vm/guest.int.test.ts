@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { contextFromEnv } from '../../rig/context.js';
 import { vmPaths } from '../../rig/vm/paths.js';
 import { RUN_DIR_FILES } from '../../rig/vm/run-guest.js';
+import { guestCoverage } from '../../rig/vm/guest-coverage.js';
 import { ensureBuilt, processesNaming, rig, waitForFile } from '../fixtures/rig-cli.js';
 
 const { runsDir } = vmPaths(contextFromEnv().workDir);
@@ -79,11 +80,16 @@ t.test('the rig killed with SIGKILL leaves its guest: rig cleanup ends it', asyn
   child.kill('SIGKILL');
   await child;
   t.equal(guestsNaming(folder).length, 1, 'the guest outlives its rig');
+  // under tap the guest's node processes write coverage into a shared folder: it is in the run
+  // folder, so that it goes with it (the rig that would have removed it is gone)
+  const coverageShare = /(?:^| )-virtfs \S*path=([^,]+),mount_tag=rig\.cov/.exec(guestsNaming(folder)[0] ?? '')?.[1];
+  if (guestCoverage(process.env)) t.ok(coverageShare?.startsWith(`${folder}/`), `the guest's coverage folder is in its run folder (${coverageShare})`);
   const cleanup = await rig(['cleanup']);
   t.equal(cleanup.exitCode, 0, String(cleanup.stderr));
   t.match(cleanup.stdout, new RegExp(`killed guest qemu pid \\d+ \\(run folder ${folder}, its rig process is gone\\)`));
   t.same(guestsNaming(folder), []);
   t.notOk(existsSync(folder), 'the run folder is gone');
+  if (coverageShare) t.notOk(existsSync(coverageShare), "and the guest's coverage folder with it");
 });
 
 async function newRunFolder(before: string[]): Promise<string> {
