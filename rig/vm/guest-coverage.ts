@@ -7,11 +7,11 @@
  * loader thread, a message per module, its JSON at exit), three times what the rig's own start
  * costs there. The guest's node writes its coverage itself instead (NODE_V8_COVERAGE, inherited by
  * every child; with it node keeps each module's source map in the file) into a folder of the
- * guest's run folder, shared read-write at its own path (the guest's view of the host's root is read-only); when the
- * guest has ended, coverage-files.ts keeps what the tracker would have kept of each file and
- * writes it where the report reads. The guest sees the host's files at the same paths, so what it
- * writes names the same sources. Without the tracker, or with coverage off, nothing is collected
- * or shared.
+ * guest's run folder, shared read-write at its own path (the guest's view of the host's root is
+ * read-only); when the guest has ended, coverage-files.ts keeps what the tracker would have kept
+ * of each file and writes it where the report reads. The guest sees the host's files at the same
+ * paths, so what it writes names the same sources. Without the tracker, or with coverage off,
+ * nothing is collected or shared.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';

@@ -13,6 +13,7 @@ import { contextFromEnv } from '../../rig/context.js';
 import { vmPaths } from '../../rig/vm/paths.js';
 import { RUN_DIR_FILES } from '../../rig/vm/run-guest.js';
 import { guestCoverage } from '../../rig/vm/guest-coverage.js';
+import { SHARE_TAGS } from '../../rig/vm/guest-init.js';
 import { ensureBuilt, processesNaming, rig, waitForFile } from '../fixtures/rig-cli.js';
 
 const { runsDir } = vmPaths(contextFromEnv().workDir);
@@ -82,7 +83,8 @@ t.test('the rig killed with SIGKILL leaves its guest: rig cleanup ends it', asyn
   t.equal(guestsNaming(folder).length, 1, 'the guest outlives its rig');
   // under tap the guest's node processes write coverage into a shared folder: it is in the run
   // folder, so that it goes with it (the rig that would have removed it is gone)
-  const coverageShare = /(?:^| )-virtfs \S*path=([^,]+),mount_tag=rig\.cov/.exec(guestsNaming(folder)[0] ?? '')?.[1];
+  const shareOf = new RegExp(`(?:^| )-virtfs \\S*path=([^,]+),mount_tag=${SHARE_TAGS.cov.replace('.', '\\.')}[, ]`);
+  const coverageShare = shareOf.exec(guestsNaming(folder)[0] ?? '')?.[1];
   if (guestCoverage(process.env)) t.ok(coverageShare?.startsWith(`${folder}/`), `the guest's coverage folder is in its run folder (${coverageShare})`);
   const cleanup = await rig(['cleanup']);
   t.equal(cleanup.exitCode, 0, String(cleanup.stderr));
