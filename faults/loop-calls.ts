@@ -142,9 +142,12 @@ export async function unmount(mnt: string, path = loopCallsPath()): Promise<void
   await loopCalls(path).call(['umount', mnt]);
 }
 
-/** Every extent FIEMAP gives for the file, in file order. */
-export async function fileExtents(file: string, path = loopCallsPath()): Promise<Extent[]> {
-  const [, ...lines] = await loopCalls(path).call(['extents', file]);
+/**
+ * Every extent FIEMAP gives for the file, in file order; with `sync`, once the kernel has written
+ * out the file's dirty pages, so that no extent is called unwritten while its pages hold data.
+ */
+export async function fileExtents(file: string, path = loopCallsPath(), sync = false): Promise<Extent[]> {
+  const [, ...lines] = await loopCalls(path).call(['extents', file, ...(sync ? ['sync'] : [])]);
   return lines.map((l) => {
     const [logical, physical, length, flags] = l.split(' ');
     return { logical: Number(logical), physical: Number(physical), length: Number(length), flags: parseInt(flags!, 16) };

@@ -11,8 +11,9 @@
  *                            image when the filesystem is unmounted) and mounted at MNT, with the
  *                            filesystem's OPTIONS (as mount -o takes them) where given
  *   umount MNT               "ok"
- *   extents PATH             "ok N", then N lines "LOGICAL PHYSICAL LENGTH FLAGS" (bytes; FLAGS the
- *                            kernel's fe_flags in hex), as FIEMAP gives them
+ *   extents PATH [sync]      "ok N", then N lines "LOGICAL PHYSICAL LENGTH FLAGS" (bytes; FLAGS the
+ *                            kernel's fe_flags in hex), as FIEMAP gives them; with sync, once the
+ *                            kernel has written out the file's dirty pages (FIEMAP_FLAG_SYNC)
  * or "error TEXT". It ends when stdin closes.
  */
 #define _GNU_SOURCE
@@ -93,7 +94,7 @@ static void do_umount(const char *mnt) {
 
 #define BATCH 256
 
-static void do_extents(const char *path) {
+static void do_extents(const char *path, int sync) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return reply_error("open", path, errno);
   size_t size = sizeof(struct fiemap) + BATCH * sizeof(struct fiemap_extent);
@@ -107,6 +108,7 @@ static void do_extents(const char *path) {
     map->fm_start = start;
     map->fm_length = FIEMAP_MAX_OFFSET - start;
     map->fm_extent_count = BATCH;
+    map->fm_flags = sync ? FIEMAP_FLAG_SYNC : 0;
     if (ioctl(fd, FS_IOC_FIEMAP, map) != 0) {
       err = errno;
       break;
@@ -155,7 +157,8 @@ int main(void) {
     for (char *rest = line, *f; n < MAX_FIELDS && (f = strsep(&rest, "\t")) != NULL;) field[n++] = f;
     if ((n == 4 || n == 5) && strcmp(field[0], "mount") == 0) do_mount(field[1], field[2], field[3], n == 5 ? field[4] : NULL);
     else if (n == 2 && strcmp(field[0], "umount") == 0) do_umount(field[1]);
-    else if (n == 2 && strcmp(field[0], "extents") == 0) do_extents(field[1]);
+    else if (n == 2 && strcmp(field[0], "extents") == 0) do_extents(field[1], 0);
+    else if (n == 3 && strcmp(field[0], "extents") == 0 && strcmp(field[2], "sync") == 0) do_extents(field[1], 1);
     else printf("error unknown command: %s\n", field[0] ? field[0] : "");
     fflush(stdout);
   }
