@@ -4,13 +4,12 @@
  * another (many extents), an empty file.
  */
 import t from 'tap';
-import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { diskEnvironmentFromEnv } from '../../faults/disk-environment.js';
-import { startLoopDisk } from '../../faults/loop-disk.js';
 import { sweepDisks } from '../../faults/sweep-disks.js';
+import { freshFsDisk } from '../fixtures/fresh-fs-disk.js';
 import { parseFilefrag, readExtents } from '../../rig/pages/filefrag.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rig-extents-'));
@@ -38,12 +37,7 @@ async function filesOn(mnt: string): Promise<string[]> {
 
 for (const fs of ['ext4', 'xfs'] as const) {
   t.test(`${fs}: the extents filefrag reports`, async (t) => {
-    const image = join(work, `${fs}.img`);
-    closeSync(openSync(image, 'w'));
-    truncateSync(image, 320 << 20);
-    await execa(fs === 'ext4' ? 'mkfs.ext4' : 'mkfs.xfs', fs === 'ext4' ? ['-q', '-F', image] : ['-q', '-f', image]);
-    const disk = await startLoopDisk({ dir: join(work, fs), image, fs, environment: { ...diskEnvironmentFromEnv(), registryDir } });
-    t.teardown(() => disk.down());
+    const disk = await freshFsDisk(t, work, registryDir, fs);
     const paths = await filesOn(disk.target);
     const read = await readExtents(paths);
     const reference = parseFilefrag((await execa('filefrag', ['-e', '-v', '-b512', ...paths])).stdout);

@@ -7,13 +7,12 @@
  * partly unwritten (an unwritten range that starts and ends inside a page).
  */
 import t from 'tap';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { diskEnvironmentFromEnv } from '../../faults/disk-environment.js';
-import { startLoopDisk } from '../../faults/loop-disk.js';
 import { sweepDisks } from '../../faults/sweep-disks.js';
+import { freshFsDisk } from '../fixtures/fresh-fs-disk.js';
 import { scanDatadir } from '../../rig/pages/scan-datadir.js';
 import { writeMariadbDatadir } from '../fixtures/pages/synthetic-datadir.js';
 
@@ -40,12 +39,7 @@ function writePage(path: string, page: number, bytes: Buffer): void {
 
 for (const fs of ['ext4', 'xfs'] as const) {
   t.test(`${fs}: unwritten pages counted, not read; the scan the same as reading every page`, async (t) => {
-    const image = join(work, `${fs}.img`);
-    closeSync(openSync(image, 'w'));
-    truncateSync(image, 320 << 20);
-    await execa(fs === 'ext4' ? 'mkfs.ext4' : 'mkfs.xfs', fs === 'ext4' ? ['-q', '-F', image] : ['-q', '-f', image]);
-    const disk = await startLoopDisk({ dir: join(work, fs), image, fs, environment: { ...diskEnvironmentFromEnv(), registryDir } });
-    t.teardown(() => disk.down());
+    const disk = await freshFsDisk(t, work, registryDir, fs);
     const sparse = join(disk.target, 'sparse');
     mkdirSync(sparse);
     const { ibdata1, tIbd } = writeMariadbDatadir(sparse);
