@@ -150,7 +150,7 @@ async function unwrittenRanges(path: string): Promise<FileRange[]> {
   }
 }
 
-/** Every whole page of the file judged: read in chunks, but those wholly in `unwritten` counted as zeros. */
+/** Every whole page of the file judged: read in chunks, or counted as zeros when wholly in `unwritten`. */
 async function scanChunks(file: import('node:fs/promises').FileHandle, scan: TablespaceScan, options: ScanOptions, unwritten: FileRange[]) {
   const ps = scan.format.pageSize;
   const firstPage = options.firstPage ?? 0;
