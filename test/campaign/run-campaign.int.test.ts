@@ -27,6 +27,9 @@ const readResults = async (dir: string): Promise<CampaignResults> => (await load
 const readCycle = (dir: string) => JSON.parse(readFileSync(join(dir, 'cycle.json'), 'utf8')) as CycleRecord;
 const ids = (r: CampaignResults) => r.cycles.map((c) => `${c.id} seed ${c.seed}`);
 const verdictClass = (c: CycleRecord) => (c.verdict === 'rig-error' ? 'rig-error' : 'judged');
+/** What failed in each rig-error cycle, for the message of a check that none did. */
+const rigErrors = (...runs: CampaignResults[]) =>
+  runs.flatMap((r) => r.cycles).filter((c) => c.verdict === 'rig-error').map((c) => `; ${c.id}: ${c.error ?? c.reason}`).join('');
 
 t.teardown(async () => {
   await sweepLeftovers({ context: contextFromEnv() }); // takes down what a failed run of this file left
@@ -81,7 +84,7 @@ t.test('SIGINT mid-cycle leaves nothing behind and --resume finishes the campaig
   t.equal(resumed.exitCode, outcomeExitCode(results.outcome), `exit code follows the outcome (${resumed.stderr.trim()})`);
   t.not(results.finishedAt, null);
   t.same(ids(results), [`dw-on-4k-1 seed ${results.cycles[0]!.seed}`, `dw-off-4k-1 seed ${results.cycles[1]!.seed}`]);
-  t.same(results.cycles.map(verdictClass), ['judged', 'judged'], 'both cycles judged');
+  t.same(results.cycles.map(verdictClass), ['judged', 'judged'], `both cycles judged${rigErrors(results)}`);
   t.equal(results.environment.server, 'mariadbd');
   t.equal(results.shard, null);
   t.ok(results.cyclesPerHour! > 0);
@@ -135,7 +138,7 @@ t.test('shards 1/2 and 2/2 merged equal the unsharded run', async (t) => {
   const merged = await readResults(out);
   t.equal(merge.exitCode, outcomeExitCode(merged.outcome));
   t.same(ids(merged), ids(unsharded), 'the same cycles and seeds, in the same order');
-  t.same(merged.cycles.map(verdictClass), unsharded.cycles.map(verdictClass), 'the same verdict classes');
+  t.same(merged.cycles.map(verdictClass), unsharded.cycles.map(verdictClass), `the same verdict classes${rigErrors(merged, unsharded)}`);
   t.same(
     merged.scenarios.map((s) => [s.name, s.cyclesPlanned, s.cyclesRun, s.expectation]),
     unsharded.scenarios.map((s) => [s.name, s.cyclesPlanned, s.cyclesRun, s.expectation]),
