@@ -15,7 +15,8 @@
  * reached on this machine at all), and with the recording but the rig's own process at no cost
  * (what the servers, the disks and the kernel alone allow); and any state whose recovery ran to the rig's bound (a hung server), with the rate
  * without it. Target: 75% of the limit.
- * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`).
+ * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`);
+ * without it the third opens lanes while the cores have room, as explore does, and says when.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
  * [--pick P] [--trigger T] [--lanes N] [--scenario NAME] [campaign.yml]`.
  */
@@ -27,6 +28,7 @@ import { contextFromEnv } from '../rig/context.js';
 import { runCycle } from '../rig/cycle/run-cycle.js';
 import { judgeRecorded, type ExploreInput, type ExploreResult } from '../rig/explore/run-explore.js';
 import { recordLoad } from '../rig/explore/record-load.js';
+import { machineCpu } from '../rig/explore/machine-cpu.js';
 import { runInterruptible } from '../rig/interrupts.js';
 import { exitCodeOf } from '../rig/errors.js';
 import { exercisedDoublewrite } from '../rig/results/exercised.js';
@@ -146,13 +148,6 @@ function resetPeak(): void {
 
 const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
-/** The machine's busy and total CPU time so far, seconds (/proc/stat's first line, in USER_HZ: 100 per second). */
-function machineCpu(): { busy: number; total: number } {
-  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = ticks.reduce((a, b) => a + b, 0);
-  return { busy: (total - ticks[3]! - (ticks[4] ?? 0)) / 100, total: total / 100 }; // idle and iowait are not busy
-}
-
 /** The bytes this process has read so far, from files and pipes alike (/proc/self/io's rchar). */
 function bytesRead(): number {
   return Number(/^rchar:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
@@ -168,11 +163,11 @@ interface PassCpu {
 
 /** What a pass cost in CPU: the machine's busy time and this process's own, and what it read. */
 class CpuUse {
-  private readonly machine = machineCpu();
+  private readonly machine = machineCpu()!;
   private readonly own = process.cpuUsage();
   private readonly read = bytesRead();
   stop(): PassCpu {
-    const now = machineCpu();
+    const now = machineCpu()!;
     const own = process.cpuUsage(this.own);
     return {
       machine: now.busy - this.machine.busy,
@@ -217,6 +212,12 @@ function recordingPhases(timings: Partial<Record<string, number>>): string {
   return Object.entries(timings).map(([phase, ms]) => `${phase} ${((ms ?? 0) / 1000).toFixed(1)}`).join(', ');
 }
 
+/** How many states a pass judged at once: lanes opened during it, when, and how busy the cores were. */
+function lanesText(r: ExploreResult): string {
+  const opened = r.lanesOpened.map((o) => `, ${o.lanes} after ${o.afterStates} states with the cores ${Math.round(100 * o.busyShare)}% busy`);
+  return `${r.lanes - opened.length} at once${opened.join('')}`;
+}
+
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
   const perState = (total: number) => total / Math.max(1, n);
@@ -227,7 +228,7 @@ function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   // the same with the rig's own process taken out: what the servers, the disks and the kernel allow
   const bare = ceilingAt(Math.max(0, p.cpu.machine - p.cpu.rig));
   return (
-    `  ${p.name} (${p.lanes} at once): ${perHour.toFixed(0)} states/h with the recording (${perState(p.result.statesMs / 1000).toFixed(2)} s per state, ` +
+    `  ${p.name} (${lanesText(p.result)}): ${perHour.toFixed(0)} states/h with the recording (${perState(p.result.statesMs / 1000).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
     `memory: rig ${mib(p.rig)}, servers and disks ${mib(p.tree)} (${mib(p.tree / p.lanes)} per state in flight); ` +
     `disk ${mib(p.result.peakLaneBytes ?? 0)} per state in flight\n` +

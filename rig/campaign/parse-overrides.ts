@@ -1,5 +1,6 @@
 /** The command-line overrides of a campaign: `--cycles N`, `--seed S` and `--lanes N`. */
 import { badInput } from '../errors.js';
+import { MAX_LANES } from '../explore/lane-growth.js';
 
 export function parseCyclesOption(text: string): number {
   const n = Number(text);
@@ -17,8 +18,7 @@ export function parseSeedOption(text: string): number {
   return n;
 }
 
-/** The most states an exploration judges at once: each holds a server, a disk and two images. */
-export const MAX_LANES = 32;
+export { MAX_LANES };
 
 export function parseLanesOption(text: string): number {
   const n = Number(text);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runCycle } from '../cycle/run-cycle.js';
 import { runExplore, type ExploreRecordingSummary } from '../explore/run-explore.js';
+import type { LaneOpening } from '../explore/lane-growth.js';
 import { checkAborted } from '../interrupts.js';
 import { measurePair } from '../perf/measure-pair.js';
 import type { PerfPairRecord } from '../results/perf-pair-record.js';
@@ -47,7 +48,8 @@ export interface CampaignRunInput {
   diskEnvironment?: DiskEnvironment;
   progress: CampaignProgress;
   renderReport?: ReportRenderer;
-  /** Explore cycles: states judged at once (rig/explore/run-explore.ts defaultLanes() when not given). */
+  /** Explore cycles: states judged at once (when not given: rig/explore/run-explore.ts defaultLanes()
+   * to start, more while the cores have room). */
   lanes?: number;
   signal: AbortSignal;
 }
@@ -183,6 +185,7 @@ async function exploreOne(
     onPhase: (phase) => input.progress.phase(phase),
     onWarning: (line) => input.progress.warn(line),
     onRecorded: (r) => input.progress.note(recordedLine(planned.id, r)),
+    onLanes: (o) => input.progress.note(laneLine(planned.id, o)),
     onState: async (record) => {
       if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
       // states judged in lanes are handed on in order, several at once: each shows its own time
@@ -199,8 +202,14 @@ export function recordedLine(id: string, r: ExploreRecordingSummary): string {
   const seconds = Object.values(r.timings).reduce((sum, ms) => sum + (ms ?? 0), 0) / 1000;
   return (
     `${id}: recorded ${r.writes} writes in ${seconds.toFixed(1)} s, ${r.barriers} barriers with writes pending; ` +
-    `judging ${r.picked} state${r.picked === 1 ? '' : 's'}, ${r.lanes} at once`
+    `judging ${r.picked} state${r.picked === 1 ? '' : 's'}, ${r.lanes} at once` +
+    (r.mostLanes > r.lanes ? `, up to ${r.mostLanes} while the cores have room` : '')
   );
+}
+
+/** Another lane opened during an exploration, said when it does. */
+export function laneLine(id: string, o: LaneOpening): string {
+  return `${id}: judging ${o.lanes} states at once after ${o.afterStates}: the cores were ${Math.round(100 * o.busyShare)}% busy with ${o.lanes - 1}`;
 }
 
 /** A perf scenario's cycle: one pair of runs, doublewrite on then off; a line of progress when done. */

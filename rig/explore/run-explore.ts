@@ -2,9 +2,10 @@
  * An exploration: record one load run, then judge many crash states from the recording, each
  * exactly like a live cycle (./judge-state.ts). States are picked every barrier, by a seeded
  * sample, or targeted at the scenario's claim (./pick-states.ts, ./state-targets.ts), and judged
- * in lanes: each lane takes every n-th state in recording order on its own clean image, which
- * only moves forward, and the lanes' results are handed on in state order (./in-order.ts) with
- * each shared crash image judged by its first state (./judged-images.ts). The images live in a
+ * in lanes (./state-lanes.ts): each lane takes the next state in recording order on its own clean
+ * image, which only moves forward, more lanes open while the cores have room (./lane-growth.ts),
+ * and the lanes' results are handed on in state order (./in-order.ts) with each shared crash
+ * image judged by its first state (./judged-images.ts). The images live in a
  * clone store (faults/clone-store.ts) where the machine can clone files: a state's image is a
  * clone of its lane's clean image, judged on a plain loop disk. Elsewhere each lane keeps a
  * working image judged on a power-fail disk and put back after each state.
@@ -29,6 +30,8 @@ import { stateKey, StateImages } from './state-image.js';
 import { JudgedImages, type SameImage } from './judged-images.js';
 import { InOrder } from './in-order.js';
 import { Turns } from './turns.js';
+import { LaneGrowth, mostLanes, type LaneOpening } from './lane-growth.js';
+import { judgeInLanes, type LanesRun } from './state-lanes.js';
 import { makePlan } from '../../faults/crash-plan.js';
 import { newScanMemo } from '../cycle/scan-memo.js';
 
@@ -48,8 +51,11 @@ export interface ExploreInput {
   diskEnvironment?: DiskEnvironment;
   recoveryBounds?: Partial<RecoveryBounds>;
   recordMaxBytes?: number;
-  /** States judged at once, each on its own pair of images (default: defaultLanes()); `rig campaign --lanes`. */
+  /** States judged at once, each on its own pair of images; `rig campaign --lanes`. Default:
+   * defaultLanes() to start, more while the cores have room, up to mostLanes() (./lane-growth.ts). */
   lanes?: number;
+  /** When lanes open by themselves: the policy (default: a LaneGrowth watching this machine's cores). */
+  laneGrowth?: (start: { lanes: number; most: number }) => LaneGrowth;
   /** Scans remember page verdicts and the redo log's parse from state to state (default true). */
   scanMemo?: boolean;
   /** Each state's image a clone in a clone store, judged on a loop disk (default true where the
@@ -60,6 +66,8 @@ export interface ExploreInput {
   signal?: AbortSignal;
   onPhase?: (phase: Phase) => void;
   onRecorded?: (summary: ExploreRecordingSummary) => void;
+  /** Another lane opened. */
+  onLanes?: (opening: LaneOpening) => void;
   onState?: (record: CycleRecord, n: number, of: number) => Promise<void> | void;
 }
 
@@ -72,7 +80,8 @@ export interface ExploreRecordingSummary {
   claim: TargetClaim;
   candidates: number; // barriers a targeted pick could use (score > 0); every barrier otherwise
   picked: number;
-  lanes: number; // states judged at once
+  lanes: number; // states judged at once at the start
+  mostLanes: number; // more lanes open, up to this, while the cores have room (./lane-growth.ts)
   timings: Partial<Record<Phase, number>>;
 }
 
@@ -81,7 +90,8 @@ export interface ExploreResult {
   records: CycleRecord[];
   recordMs: number;
   statesMs: number;
-  lanes: number; // states judged at once
+  lanes: number; // the most states judged at once
+  lanesOpened: LaneOpening[]; // lanes opened after the start: when, and how busy the cores were
   peakLaneBytes: number; // the most a lane's images took on disk (allocated bytes) between states
   clones: boolean; // each state's image was a clone in a clone store, judged on a loop disk
 }
@@ -129,6 +139,10 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     const scores = input.pick === 'targeted' ? scoresFor(input, recorded, b, fd) : null;
     const picked: PickedState[] = pickStates(b.barriers, input.states, input.pick, input.seed, (x) => scores?.get(x.index) ?? 0);
     const lanes = Math.max(1, Math.min(input.lanes ?? defaultLanes(), picked.length));
+    // lanes open by themselves unless told how many, and only where a lane starts in milliseconds:
+    // its clean image a clone in the clone store
+    const growing = input.lanes === undefined && input.clones !== false && lanes < picked.length;
+    const most = growing ? Math.max(lanes, Math.min(mostLanes(), picked.length)) : lanes;
     const summary: ExploreRecordingSummary = {
       writes: b.writes.length,
       flushes: b.flushes,
@@ -139,6 +153,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
       candidates: scores ? [...scores.values()].filter((s) => s > 0).length : b.barriers.length,
       picked: picked.length,
       lanes,
+      mostLanes: most,
       timings: recorded.timings,
     };
     input.onRecorded?.(summary);
@@ -183,31 +198,36 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     const statesStarted = Date.now();
     const snapshotBlocks = (await recorded.snapshotBlocks) ?? null; // hashed while the load ran
     let peakLaneBytes = 0;
-    const store = input.clones === false ? null : await openStore(join(workDir, 'store'), input, lanes);
+    const store = input.clones === false ? null : await openStore(join(workDir, 'store'), input, most);
+    const growth = store && growing ? (input.laneGrowth?.({ lanes, most }) ?? new LaneGrowth({ lanes, most })) : null;
+    let run: LanesRun;
     try {
-      await allLanes(lanes, async (lane) => {
-        const laneDir = join(store?.root ?? workDir, `lane-${lane + 1}`);
-        mkdirSync(laneDir, { recursive: true });
-        let images: StateImages | null = null;
-        try {
-          images = await StateImages.create(laneDir, recorded.snapshot, b.writes, fd, { cleanCopy: true, ...(store ? { store } : {}), ...(snapshotBlocks ? { snapshotBlocks } : {}) });
-          for (let i = lane; i < picked.length && !inOrder.failed; i += lanes) {
-            input.signal?.throwIfAborted();
-            inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));
-            // in a clone store the lanes' images share its blocks: its peak use, a lane's share of it
-            peakLaneBytes = Math.max(peakLaneBytes, store ? images.peakStoreBytes / lanes : images.allocatedBytes());
-          }
-        } finally {
-          await images?.close();
-          // states this lane will not judge: a later state of the same image judges it itself
-          for (let i = lane; i < picked.length; i += lanes) sameImages.settle(i, null);
-        }
+      run = await judgeInLanes<StateImages>({
+        states: picked.length,
+        lanes,
+        growth,
+        open: async (lane) => {
+          const laneDir = join(store?.root ?? workDir, `lane-${lane + 1}`);
+          mkdirSync(laneDir, { recursive: true });
+          return StateImages.create(laneDir, recorded.snapshot, b.writes, fd, { cleanCopy: true, ...(store ? { store } : {}), ...(snapshotBlocks ? { snapshotBlocks } : {}) });
+        },
+        judge: async (i, images) => {
+          input.signal?.throwIfAborted();
+          inOrder.put(i, await judgeOne(i, picked[i]!, images, sameImages.for(i)));
+          // in a clone store the lanes' images share its blocks: its peak use, a lane's share of it
+          peakLaneBytes = Math.max(peakLaneBytes, store ? images.peakStoreBytes / (growth?.lanes ?? lanes) : images.allocatedBytes());
+        },
+        close: (images) => images.close(),
+        // a later state of the same image judges it itself
+        dropped: (i) => sameImages.settle(i, null),
+        stopped: () => inOrder.failed,
+        onOpened: (opening) => input.onLanes?.(opening),
       });
     } finally {
       await store?.close();
     }
     const records = await inOrder.finish();
-    return { recording: summary, records, recordMs, statesMs: Date.now() - statesStarted, lanes, peakLaneBytes, clones: store !== null };
+    return { recording: summary, records, recordMs, statesMs: Date.now() - statesStarted, lanes: run.most, lanesOpened: run.opened, peakLaneBytes, clones: store !== null };
   } finally {
     closeSync(fd);
     // a store that did not come down stays mounted for `rig cleanup`; nothing is removed through it
@@ -233,14 +253,4 @@ async function openStore(dir: string, input: ExploreInput, lanes: number): Promi
 /** Two lanes where the machine has two cores or more: one state's scans run while another's server recovers. */
 export function defaultLanes(): number {
   return availableParallelism() >= 2 ? 2 : 1;
-}
-
-/**
- * Runs every lane to its end, even when one fails, so nothing of a lane (its disk, its server, its
- * images) outlives the exploration; then throws the first lane's error.
- */
-async function allLanes(lanes: number, lane: (n: number) => Promise<void>): Promise<void> {
-  const outcomes = await Promise.allSettled(Array.from({ length: lanes }, (_, n) => lane(n)));
-  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-  if (failed) throw failed.reason;
 }

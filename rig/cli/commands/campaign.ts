@@ -43,6 +43,7 @@ import { serverIdentity } from '../../results/server-identity.js';
 import { writeReport } from '../../../reports/write-report.js';
 import { flagValue } from '../flag-value.js';
 import { defaultLanes } from '../../explore/run-explore.js';
+import { mostLanes } from '../../explore/lane-growth.js';
 import { runAction } from '../run-action.js';
 import { summaryLines } from './merge.js';
 
@@ -227,7 +228,7 @@ function printEnd(results: CampaignResults, report: string | null): void {
 }
 
 /** `--lanes`, for `rig campaign` and `rig explore`. */
-export const LANES_HELP = `explore cycles judge this many crash states at once, each with its own server and disk (default: ${defaultLanes()} on this machine: two where there are two cores or more)`;
+export const LANES_HELP = `explore cycles judge this many crash states at once, each with its own server and disk (default: ${defaultLanes()} on this machine to start, two where there are two cores or more, and more while the cores have room, up to ${mostLanes()})`;
 
 export function register(program: Command): void {
   program
