@@ -161,7 +161,7 @@ export async function judgeRecorded(input: ExploreInput, recorded: RecordedLoad,
     const plans = picked.map((s) => makePlan(s.barrier.pending, s.planSeed, atomicUnit, fates));
     const sameImages = new JudgedImages(picked.map((s, i) => stateKey(s.barrier.durableCount, plans[i]!)));
     const memo = input.scanMemo === false ? undefined : newScanMemo();
-    const turns = lanes > 1 ? new Turns() : undefined; // the lanes' turns at the rig's own thread
+    const turns = most > 1 ? new Turns() : undefined; // the lanes' turns at the rig's own thread
     const inOrder = new InOrder<CycleRecord>(async (record, i) => input.onState?.(record, i + 1, picked.length));
     const judgeOne = (i: number, state: PickedState, images: StateImages, sameImage: SameImage): Promise<CycleRecord> => {
       const id = `${input.runId}-s${i + 1}`;
