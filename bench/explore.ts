@@ -212,7 +212,7 @@ function recordingPhases(timings: Partial<Record<string, number>>): string {
   return Object.entries(timings).map(([phase, ms]) => `${phase} ${((ms ?? 0) / 1000).toFixed(1)}`).join(', ');
 }
 
-/** How many states a pass judged at once: lanes opened during it, when, and how busy the cores were. */
+/** How many states a pass judged at once: lanes opened during it, when, how busy the cores were. */
 function lanesText(r: ExploreResult): string {
   const opened = r.lanesOpened.map((o) => `, ${o.lanes} after ${o.afterStates} states with the cores ${Math.round(100 * o.busyShare)}% busy`);
   return `${r.lanes - opened.length} at once${opened.join('')}`;

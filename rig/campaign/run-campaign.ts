@@ -48,8 +48,8 @@ export interface CampaignRunInput {
   diskEnvironment?: DiskEnvironment;
   progress: CampaignProgress;
   renderReport?: ReportRenderer;
-  /** Explore cycles: states judged at once (when not given: rig/explore/run-explore.ts defaultLanes()
-   * to start, more while the cores have room). */
+  /** Explore cycles: states judged at once (when not given: rig/explore/run-explore.ts
+   * defaultLanes() to start, more while the cores have room). */
   lanes?: number;
   signal: AbortSignal;
 }

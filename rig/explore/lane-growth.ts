@@ -2,8 +2,8 @@
  * When explore opens another lane: while the cores have room for one. A lane keeps the cores busy
  * by its share of what they are busy with (busy ÷ lanes); another lane opens when the idle cores
  * could hold at least half of that, measured over a window of the states just judged. With two
- * lanes on two cores that is at most 80% busy: on this project's machines a third lane paid 8-12%
- * where two left the cores 69-77% busy, and nothing where they left them 84-89% busy
+ * lanes that is at most 80% busy: on the machines measured, a third lane paid 8-12% where two
+ * left the cores 69-77% busy, and nothing where they left them 84-89% busy
  * (docs/measurements.md). What else runs on the machine counts too, so a busy machine keeps the
  * lanes it has. Lanes only open; a window that finds no room starts the next.
  */
@@ -26,7 +26,7 @@ export interface LaneGrowthOptions {
   minWindowMs?: number;
 }
 
-/** Whether busy cores leave room for another lane: idle cores for at least half of one lane's use. */
+/** Whether busy cores leave room for another lane: idle cores for half of a lane's use or more. */
 export function roomForAnotherLane(busyShare: number, lanes: number): boolean {
   // 1 - busy >= busy / lanes / 2, solved for busy
   return busyShare <= (2 * lanes) / (2 * lanes + 1);

@@ -52,9 +52,10 @@ export interface ExploreInput {
   recoveryBounds?: Partial<RecoveryBounds>;
   recordMaxBytes?: number;
   /** States judged at once, each on its own pair of images; `rig campaign --lanes`. Default:
-   * defaultLanes() to start, more while the cores have room, up to mostLanes() (./lane-growth.ts). */
+   * defaultLanes() to start, more while the cores have room, up to mostLanes()
+   * (./lane-growth.ts). */
   lanes?: number;
-  /** When lanes open by themselves: the policy (default: a LaneGrowth watching this machine's cores). */
+  /** When lanes open by themselves (default: a LaneGrowth watching this machine's cores). */
   laneGrowth?: (start: { lanes: number; most: number }) => LaneGrowth;
   /** Scans remember page verdicts and the redo log's parse from state to state (default true). */
   scanMemo?: boolean;

@@ -71,7 +71,7 @@ async function scenarioRun(t: Tap, live: ScenarioSettings): Promise<void> {
   };
   const started = Date.now();
   const recorded = await recordLoad({ settings, seed: 5, dir: recordingDir, cacheRoot, runtime, serverVersion });
-  // one scenario opens a lane after its second state, as on idle cores (the machine's readings given)
+  // one scenario opens a lane after its second state, as on idle cores (the readings given)
   const grow = live.name === SAME_STATES_SCENARIO;
   const idle = { busy: 0, total: 0 };
   const laneGrowth = ({ lanes, most }: { lanes: number; most: number }) => new LaneGrowth({ lanes, most, sample: () => ((idle.total += 1), { ...idle }), statesPerLane: 0, minWindowMs: 0 });

@@ -143,7 +143,7 @@ t.test('Turns: a lane that ends its turn before waiting on another state cannot 
   t.same(judged, [0], 'the first state judged the image; the rest took its judgement');
 });
 
-/** judgeInLanes over `states` states with seeded hold times: what each lane took, and in which order. */
+/** judgeInLanes over `states` states with seeded hold times: what each lane took, in order. */
 async function laneRun(seed: number, options: { states: number; lanes: number; growAt?: number[]; failAt?: number; failOpen?: number }) {
   const rng = createRng(seed);
   const took: number[][] = [];
