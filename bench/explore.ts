@@ -28,7 +28,7 @@ import { contextFromEnv } from '../rig/context.js';
 import { runCycle } from '../rig/cycle/run-cycle.js';
 import { judgeRecorded, type ExploreInput, type ExploreResult } from '../rig/explore/run-explore.js';
 import { recordLoad } from '../rig/explore/record-load.js';
-import { machineCpu } from '../rig/explore/machine-cpu.js';
+import { busyShareBetween, machineCpu } from '../rig/explore/machine-cpu.js';
 import { runInterruptible } from '../rig/interrupts.js';
 import { exitCodeOf } from '../rig/errors.js';
 import { exercisedDoublewrite } from '../rig/results/exercised.js';
@@ -174,7 +174,7 @@ class CpuUse {
       rig: (own.user + own.system) / 1e6,
       rigSystem: own.system / 1e6,
       rigRead: bytesRead() - this.read,
-      busyShare: (now.busy - this.machine.busy) / Math.max(0.01, now.total - this.machine.total),
+      busyShare: busyShareBetween(this.machine, now) ?? 0,
     };
   }
 }

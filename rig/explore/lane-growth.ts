@@ -62,15 +62,13 @@ export class LaneGrowth {
   stateJudged(untaken: number): LaneOpening | null {
     this.judged++;
     if (this.lanesNow >= this.most) return null;
+    const w = this.window;
+    // the machine is read only where a window starts or ends, not after every state
+    if (w && (this.judged - w.judged < this.statesPerLane * this.lanesNow || this.now() - w.at < this.minWindowMs)) return null;
     const cpu = this.sample();
     if (!cpu) return null;
-    const w = this.window;
-    if (!w) {
-      this.window = { cpu, at: this.now(), judged: this.judged };
-      return null;
-    }
-    if (this.judged - w.judged < this.statesPerLane * this.lanesNow || this.now() - w.at < this.minWindowMs) return null;
     this.window = { cpu, at: this.now(), judged: this.judged };
+    if (!w) return null;
     const busy = busyShareBetween(w.cpu, cpu);
     if (busy === null || !roomForAnotherLane(busy, this.lanesNow) || untaken < this.lanesNow) return null;
     this.lanesNow++;
