@@ -13,7 +13,8 @@
  * costs (the machine's busy time and the rig's own process's, its kernel part and the bytes it read), with the rate the cores could reach at
  * that cost, without and with the recording (its share of the limit says whether the target can be
  * reached on this machine at all), and with the recording but the rig's own process at no cost
- * (what the servers, the disks and the kernel alone allow); and any state whose recovery ran to the rig's bound (a hung server), with the rate
+ * (what the servers, the disks and the kernel alone allow); and any state whose recovery ran to the
+ * rig's bound or stalled (a hung server), with the rate
  * without it. Target: 75% of the limit.
  * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`);
  * without it the third opens lanes while the cores have room, as explore does, and says when.
@@ -189,9 +190,10 @@ interface Pass {
 }
 
 /**
- * States whose recovery ran until one of the rig's bounds (a server that hung: the verdict is the
- * server's, the time is the bound's), and the rate of the pass without them, about: their stages'
- * time taken out, shared by the lanes as the pass shared it. Empty when none did.
+ * States whose recovery ran until one of the rig's bounds or stalled before it (a server that
+ * hung: the verdict is the server's, the time is the bound's or the stall window's), and the rate
+ * of the pass without them, about: their stages' time taken out, shared by the lanes as the pass
+ * shared it. Empty when none did.
  */
 function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const records = p.result.records;
@@ -202,7 +204,7 @@ function boundLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const restMs = Math.max(1, p.result.statesMs - boundMs / Math.max(1, p.lanes));
   const rest = ((records.length - bound.length) / (recordMs + restMs)) * 3_600_000;
   return (
-    `    ${bound.length} state(s) ran to the rig's bound (${bound.map((r) => `${r.id.split('-').pop()} ${r.verdict}, ${r.recovery!.timedOut} ${(stagesMs(r) / 1000).toFixed(0)} s`).join('; ')}); ` +
+    `    ${bound.length} state(s) ran to the rig's bound or stalled (${bound.map((r) => `${r.id.split('-').pop()} ${r.verdict}, ${r.recovery!.stalled ? 'stalled in its ' : ''}${r.recovery!.timedOut} ${(stagesMs(r) / 1000).toFixed(0)} s`).join('; ')}); ` +
     `without them about ${rest.toFixed(0)} states/h (${Math.round((100 * rest) / limitPerHour)}% of the limit)\n`
   );
 }

@@ -79,8 +79,12 @@ export const DEFAULT_PERF = {
 
 export const DEFAULT_RUNTIME: ScenarioSettings['runtime'] = 'local';
 
-/** How long the recovering server may take to answer, and the checks on it to finish. */
-export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = { startMs: 120_000, checksMs: 600_000 };
+/**
+ * How long the recovering server may take to answer, and the checks on it to finish; and how long
+ * it may stall before it answers (no I/O, next to no CPU): a server hung on a page it cannot read
+ * sleeps from the moment it hangs, so the stall ends it long before the start bound would.
+ */
+export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = { startMs: 120_000, checksMs: 600_000, stallMs: 15_000 };
 
 /** What the server runtimes wait for: a datadir initialised, a clean start (fresh datadir or
  * prepared image, no recovery to do), a clean shutdown, and a killed process to be gone. */

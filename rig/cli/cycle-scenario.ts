@@ -91,7 +91,8 @@ export const PERF_FLAGS: ScenarioFlag[] = [
 const SEED: ScenarioFlag = { key: 'seeds', flag: '--seed <seed>', help: 'seed for the load and the fates of pending writes', shown: String(DEFAULT_SEED) };
 const RECOVERY_TIMEOUT: ScenarioFlag = { key: 'recoveryTimeout', flag: '--recovery-timeout <seconds>', help: 'the recovering server must answer within this (else: hung)', shown: String(DEFAULT_RECOVERY_BOUNDS.startMs / 1000) };
 const CHECK_TIMEOUT: ScenarioFlag = { key: 'checkTimeout', flag: '--check-timeout <seconds>', help: 'the ledger and CHECK TABLE checks must finish within this (else: hung)', shown: String(DEFAULT_RECOVERY_BOUNDS.checksMs / 1000) };
-export const CYCLE_FLAGS = [SEED, RECOVERY_TIMEOUT, CHECK_TIMEOUT];
+const STALL_TIMEOUT: ScenarioFlag = { key: 'stallTimeout', flag: '--stall-timeout <seconds>', help: 'a recovering server that stalls this long before it answers (no I/O, next to no CPU) is hung; 0: wait for --recovery-timeout', shown: String((DEFAULT_RECOVERY_BOUNDS.stallMs ?? 0) / 1000) };
+export const CYCLE_FLAGS = [SEED, RECOVERY_TIMEOUT, STALL_TIMEOUT, CHECK_TIMEOUT];
 
 export function flagOption(f: ScenarioFlag): Option {
   return new Option(f.flag, f.shown === undefined ? f.help : `${f.help} (default: ${f.shown})`);
@@ -115,10 +116,10 @@ function flagAt(path: PropertyKey[]): string {
 const MAX_BOUND_S = 86_400;
 
 /** A bound in seconds, at most a day: a timer's delay past 2^31 - 1 ms would fire at once. */
-function seconds(text: string | undefined, f: ScenarioFlag): number {
+function seconds(text: string | undefined, f: ScenarioFlag, least = 1): number {
   const value = text ?? f.shown!;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_BOUND_S) throw badInput(`${flagName(f)}: '${value}' is not a whole number of seconds from 1 to ${MAX_BOUND_S}`);
+  if (!/^\d+$/.test(value.trim()) || n < least || n > MAX_BOUND_S) throw badInput(`${flagName(f)}: '${value}' is not a whole number of seconds from ${least} to ${MAX_BOUND_S}`);
   return n * 1000;
 }
 
@@ -142,6 +143,10 @@ export function scenarioFromFlags(given: Record<string, string | undefined>, mod
   }
   const campaign = campaignFrom({ name, scenarios: [scenario] }, 'command line', {}, flagAt);
   const planned = campaign.scenarios[0]!;
-  const bounds = { startMs: seconds(given.recoveryTimeout, RECOVERY_TIMEOUT), checksMs: seconds(given.checkTimeout, CHECK_TIMEOUT) };
+  const bounds = {
+    startMs: seconds(given.recoveryTimeout, RECOVERY_TIMEOUT),
+    checksMs: seconds(given.checkTimeout, CHECK_TIMEOUT),
+    stallMs: seconds(given.stallTimeout, STALL_TIMEOUT, 0),
+  };
   return { scenario: planned, seed: planned.seeds[0]!, bounds };
 }

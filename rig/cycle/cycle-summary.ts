@@ -62,7 +62,7 @@ export function formatCycleSummary(r: CycleRecord): string {
     const run = r.recovery;
     const exit = !run.exit ? 'end not seen' : run.exit.signal ? `signal ${run.exit.signal}` : `exit code ${run.exit.exitCode}`;
     const ready = run.readyMs === null ? 'never answered' : `ready after ${(run.readyMs / 1000).toFixed(1)} s`;
-    const bound = run.timedOut ? `; the ${run.timedOut} bound passed` : '';
+    const bound = run.stalled ? `; it stalled for ${(run.stalled.forMs / 1000).toFixed(1)} s before its start bound` : run.timedOut ? `; the ${run.timedOut} bound passed` : '';
     lines.push(`  recovery server: ${ready}; ended in its ${run.endedIn} (${exit}); shutdown ${run.shutdown}${bound}`);
   }
   if (r.exercised) {

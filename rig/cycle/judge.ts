@@ -59,6 +59,11 @@ function exitText(exit: RecoveryRun['exit']): string {
 
 function judgeNeverReady(input: JudgeInput, tornText: string): Judgement {
   const { run } = input;
+  if (run.timedOut === 'start' && run.stalled) {
+    const s = run.stalled;
+    const stalled = `from ${seconds(s.afterMs)} after it started it stalled: for ${seconds(s.forMs)} it read and wrote nothing and its threads used ${s.cpuMs} ms of CPU`;
+    return { verdict: 'hung', reason: `${tornText}; the server did not answer, ${stalled}, and was killed` };
+  }
   if (run.timedOut === 'start') {
     return { verdict: 'hung', reason: `${tornText}; the server did not answer within ${seconds(run.bounds.startMs)} of starting and was killed` };
   }

@@ -315,10 +315,25 @@ export interface LogEvent {
 /** A stage of the recovery server's run: starting (until it answers), the checks, the shutdown. */
 export type ServerStage = 'start' | 'checks' | 'shutdown';
 
-/** How long the recovering server may take to answer after starting, and the checks to finish. */
+/**
+ * How long the recovering server may take to answer after starting, and the checks to finish; and
+ * how long it may stall before it answers (no I/O, next to no CPU: rig/runtime/stall-watch.ts),
+ * 0 or absent (records from before it) for no stall check.
+ */
 export interface RecoveryBounds {
   startMs: number;
   checksMs: number;
+  stallMs?: number;
+}
+
+/**
+ * A server that stalled while it started: the quiet window's start (after the server's), its
+ * length, and the CPU its threads used in it (rig/runtime/stall-watch.ts).
+ */
+export interface StallSeen {
+  afterMs: number;
+  forMs: number;
+  cpuMs: number;
 }
 
 /** What the recovery server process did, as the rig saw it. */
@@ -330,6 +345,7 @@ export interface RecoveryRun {
   exit: { exitCode: number | null; signal: string | null } | null; // null: the end was not seen
   shutdown: 'clean' | 'failed' | 'not-reached'; // clean: SHUTDOWN ended with exit code 0
   checksError?: string; // the error that ended the checks early
+  stalled?: StallSeen; // timedOut 'start' because it stalled before its bound: what the rig saw
 }
 
 /**

@@ -21,7 +21,8 @@ import { inspectServerImage, type ServerImage } from './docker-image.js';
 import { DockerServer, exitFromCode } from './docker-server.js';
 import type { ServerIdentity } from '../results/server-identity.js';
 import type { ServerRuntime, ServerSpec, StartOutcome } from './types.js';
-import { waitForReady } from './wait-for-ready.js';
+import { notReady, stallCheck, type StallCheck } from './stall-check.js';
+import { waitForReady, type ReadyResult } from './wait-for-ready.js';
 
 export { sweepContainers } from './docker-sweep.js';
 
@@ -111,16 +112,17 @@ export class DockerRuntime implements ServerRuntime {
     throw rigFailure(`initialising datadir ${spec.datadir} in ${image.image} failed (${why}): ${tail}`);
   }
 
-  async start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome> {
+  async start(spec: ServerSpec, timeoutMs: number, stallMs?: number): Promise<StartOutcome> {
     const image = await this.image();
     const socketPath = join(spec.runDir, 'mysqld.sock');
     checkSocketPath(socketPath);
     await prepareRunDir(spec.runDir);
     await checkInitialized(spec.datadir);
     const server = await this.createServer(spec, image, socketPath);
-    const ready = await waitForReady({ socketPath, timeoutMs, exited: server.exited(), signal: spec.signal });
+    const stall = stallCheck(server.pid, spec.datadir, stallMs);
+    const ready = await waitForReady({ socketPath, timeoutMs, exited: server.exited(), signal: spec.signal, ...(stall ? { stall } : {}) });
     if (ready === 'ready') return { ready: true, server };
-    return this.refused(server, ready);
+    return this.refused(server, ready, stall);
   }
 
   private async createServer(spec: ServerSpec, image: ServerImage, socketPath: string): Promise<DockerServer> {
@@ -143,7 +145,7 @@ export class DockerRuntime implements ServerRuntime {
   }
 
   /** Not ready: the container goes (its log stays in the run dir); a rig cause is a rig failure. */
-  private async refused(server: DockerServer, why: 'exited' | 'timeout' | 'aborted'): Promise<StartOutcome> {
+  private async refused(server: DockerServer, why: Exclude<ReadyResult, 'ready'>, stall: StallCheck | null): Promise<StartOutcome> {
     if (why !== 'exited') server.signalKill();
     const exit = (await server.waitForExit(15_000)) ?? exitFromCode(137);
     const errorLog = await server.errorLog();
@@ -151,7 +153,7 @@ export class DockerRuntime implements ServerRuntime {
     if (why === 'aborted') throw rigFailure('server start was aborted');
     const cause = why === 'exited' ? findRigCause(errorLog) : null;
     if (cause) throw rigFailure(`the server could not start because of the rig (${cause.reason}): ${cause.line}`);
-    return { ready: false, exitCode: exit.exitCode, signal: exit.signal, errorLog, timedOut: why === 'timeout' };
+    return { ready: false, exitCode: exit.exitCode, signal: exit.signal, errorLog, ...notReady(why, stall) };
   }
 }
 

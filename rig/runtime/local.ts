@@ -25,7 +25,8 @@ import { findRigCause } from './rig-cause.js';
 import { ROCKSDB_PROBE_ARGS, readRocksdbProbe } from './rocksdb-support.js';
 import { LocalServer, sendSignal } from './local-server.js';
 import { startProcess } from '../../faults/run-command.js';
-import { waitForReady } from './wait-for-ready.js';
+import { notReady, stallCheck, type StallCheck } from './stall-check.js';
+import { waitForReady, type ReadyResult } from './wait-for-ready.js';
 
 export { LocalServer, SERVER_PID_FILE, readRecordedPid } from './local-server.js';
 export { sweepLocalServer } from './sweep-local-server.js';
@@ -98,21 +99,23 @@ export class LocalRuntime implements ServerRuntime {
     }
   }
 
-  async start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome> {
+  async start(spec: ServerSpec, timeoutMs: number, stallMs?: number): Promise<StartOutcome> {
     const binary = await this.server();
     const layout = localLayout(spec);
     const args = serverArgs(layout, spec.settings, binary);
     await this.preflight(spec, layout.socketPath);
     if (spec.signal?.aborted) throw rigFailure('server start was aborted before it began');
     const server = await spawnServer(binary.path, args, spec, layout);
+    const stall = stallCheck(server.pid, spec.datadir, stallMs);
     const ready = await waitForReady({
       socketPath: layout.socketPath,
       timeoutMs,
       exited: server.exited,
       signal: spec.signal,
+      ...(stall ? { stall } : {}),
     });
     if (ready === 'ready') return { ready: true, server };
-    return refused(server, ready);
+    return refused(server, ready, stall);
   }
 
   private async preflight(spec: ServerSpec, socketPath: string): Promise<void> {
@@ -155,14 +158,14 @@ async function spawnServer(
 }
 
 /** Not ready: make sure the process is gone, then tell a rig cause from the server's refusal. */
-async function refused(server: LocalServer, why: 'exited' | 'timeout' | 'aborted'): Promise<StartOutcome> {
+async function refused(server: LocalServer, why: Exclude<ReadyResult, 'ready'>, stall: StallCheck | null): Promise<StartOutcome> {
   if (why !== 'exited') await server.kill();
   const exit = await server.exited;
   const errorLog = await server.errorLog();
   if (why === 'aborted') throw rigFailure('server start was aborted');
   const cause = why === 'exited' ? findRigCause(errorLog) : null;
   if (cause) throw rigFailure(`the server could not start because of the rig (${cause.reason}): ${cause.line}`);
-  return { ready: false, exitCode: exit.exitCode, signal: exit.signal, errorLog, timedOut: why === 'timeout' };
+  return { ready: false, exitCode: exit.exitCode, signal: exit.signal, errorLog, ...notReady(why, stall) };
 }
 
 export function createLocalRuntime(binaryPath?: string): LocalRuntime {

@@ -3,7 +3,7 @@
  * on a datadir that lives on the power-fail disk. `local` runs the host's mariadbd/mysqld;
  * `docker` runs a server image.
  */
-import type { ScenarioSettings, ServerSettings } from '../results/types.js';
+import type { ScenarioSettings, ServerSettings, StallSeen } from '../results/types.js';
 
 export interface ServerSpec {
   datadir: string; // on the disk's mount; the runtime never creates it outside
@@ -44,7 +44,8 @@ export type StartOutcome =
       exitCode: number | null;
       signal?: string | null; // the signal that ended the server (a crash), when it was one
       errorLog: string;
-      timedOut: boolean;
+      timedOut: boolean; // the bound passed, or the server stalled first
+      stalled?: StallSeen; // what the stall was judged on
     };
 
 export interface ServerRuntime {
@@ -61,9 +62,10 @@ export interface ServerRuntime {
    * Starts and waits (bounded) for ready or exit. Never leaves a process behind on failure.
    * ready:false is the server's own refusal (a finding to judge); a start that failed because of
    * the rig (socket path too long, datadir missing or read-only, no space, no binary) throws a
-   * RigError instead.
+   * RigError instead. With `stallMs`, a server that stalls that long before it answers (no I/O,
+   * next to no CPU: ./stall-watch.ts) is killed then, as one that passed the bound.
    */
-  start(spec: ServerSpec, timeoutMs: number): Promise<StartOutcome>;
+  start(spec: ServerSpec, timeoutMs: number, stallMs?: number): Promise<StartOutcome>;
   /** Releases what the runtime holds (the docker runtime: an engine it started). */
   close?(): Promise<void>;
 }

@@ -5,12 +5,18 @@
  * every 10 ms: a connection is tried once it appears, so the wait ends within a few milliseconds
  * of the server being ready and costs next to nothing before. A connection that fails (a socket
  * left from an earlier server, one not answering yet) is tried again after 100 ms.
+ *
+ * Given a stall watch, the server's activity is read twice a second while it is waited for, and a
+ * server that stalls (./stall-watch.ts: no I/O, next to no CPU, for the watch's window) ends the
+ * wait early: it would not answer by the bound either.
  */
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeQuietly, connectToServer } from './connect.js';
+import { readActivity } from './server-activity.js';
+import type { StallCheck } from './stall-check.js';
 
-export type ReadyResult = 'ready' | 'exited' | 'timeout' | 'aborted';
+export type ReadyResult = 'ready' | 'exited' | 'timeout' | 'aborted' | 'stalled';
 
 export interface ReadyWait {
   socketPath: string;
@@ -18,9 +24,11 @@ export interface ReadyWait {
   exited: Promise<unknown>; // settles when the server process is gone
   signal?: AbortSignal;
   pollMs?: number; // between connections that failed; 100 by default
+  stall?: StallCheck;
 }
 
 const SOCKET_POLL_MS = 10;
+const ACTIVITY_EVERY_MS = 500;
 
 // a stat of a local path takes microseconds: made here, not as a promise through the thread pool
 // (which cost about 0.1 ms of the rig's thread each time, 50 times in a recovery of half a second)
@@ -54,11 +62,17 @@ export async function waitForReady(wait: ReadyWait): Promise<ReadyResult> {
   );
   const exitedOrSlept = (ms: number) =>
     Promise.race([wait.exited.catch(() => undefined), sleep(ms)]);
+  let activityDue = 0;
   while (true) {
     if (wait.signal?.aborted) return 'aborted';
     if (exited) return 'exited';
-    const remaining = deadline - Date.now();
+    const now = Date.now();
+    const remaining = deadline - now;
     if (remaining <= 0) return 'timeout';
+    if (wait.stall && now >= activityDue) {
+      activityDue = now + ACTIVITY_EVERY_MS;
+      if (wait.stall.watch.observe(readActivity(wait.stall.source, performance.now()))) return 'stalled';
+    }
     if (!isSocket(wait.socketPath)) {
       await exitedOrSlept(Math.min(SOCKET_POLL_MS, remaining));
       continue;

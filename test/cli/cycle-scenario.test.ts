@@ -27,14 +27,15 @@ t.test('each flag sets its campaign key', async (t) => {
   const { scenario, seed, bounds } = scenarioFromFlags({
     doublewrite: 'off', bufferPool: '64M', pageSize: '4k', atomic: '16k', fs: 'xfs', cacheBound: '128M',
     size: '1G', trigger: 'after-writes 500', connections: '2', maxSeconds: '30', expect: 'recovers', engine: 'rocksdb',
-    seed: '7', recoveryTimeout: '30', checkTimeout: '60', profile: 'nvme', fates: 'land=2, tear=1',
+    seed: '7', recoveryTimeout: '30', checkTimeout: '60', stallTimeout: '5', profile: 'nvme', fates: 'land=2, tear=1',
   });
   const s = scenario.settings;
   t.same([s.server.engine, s.server.doublewrite, s.server.bufferPool, s.server.pageSize], ['rocksdb', false, '64M', 4096]);
   t.same(s.disk, { profile: 'nvme', model: shippedProfile('nvme').device, atomicUnit: 16384, fs: 'xfs', trigger: { kind: 'after-writes', writes: 500 }, journalMaxBytes: 128 << 20, sizeBytes: 1 << 30, fates: { land: 2, drop: 0, tear: 1 } });
   t.same([s.load.connections, s.load.maxSeconds, s.expect], [2, 30, 'recovers']);
   t.equal(seed, 7);
-  t.same(bounds, { startMs: 30_000, checksMs: 60_000 });
+  t.same(bounds, { startMs: 30_000, checksMs: 60_000, stallMs: 5000 });
+  t.equal(scenarioFromFlags({ stallTimeout: '0' }).bounds.stallMs, 0, '--stall-timeout 0: no stall check, the bound alone');
 });
 
 t.test('every setting of a scenario has its flag (but the cycle count: a cycle is one)', async (t) => {
@@ -54,6 +55,7 @@ const rejected: [string[], string][] = [
   [['--profile', 'ssd'], "rig: --profile: 'ssd' is not a shipped profile; use essd, local, nvme or pmem, or a file path (copy one from faults/profiles/)\n"],
   [['--profile', '/nonexistent/dev.yml'], 'rig: --profile: /nonexistent/dev.yml: cannot read the profile file (ENOENT); check the path\n'],
   [['--check-timeout', '0'], "rig: --check-timeout: '0' is not a whole number of seconds from 1 to 86400\n"],
+  [['--stall-timeout', '1.5'], "rig: --stall-timeout: '1.5' is not a whole number of seconds from 0 to 86400\n"],
   // past 2^31 - 1 ms a timer fires at once: the checks would be judged hung straight away
   [['--recovery-timeout', '2147484'], "rig: --recovery-timeout: '2147484' is not a whole number of seconds from 1 to 86400\n"],
 ];

@@ -51,6 +51,7 @@ const cases: [string, Partial<JudgeInput>, string][] = [
   ['a log write lost, then a commit missing', { ledger: { checked: true, acked: 10, missing: 1 }, wal: { logged: false, lost: true } }, 'lost-commit'],
   ['RocksDB named its log, then died of a signal', { run: neverReady({ exit: { exitCode: null, signal: 'SIGABRT' } }), wal: { logged: true, lost: true } }, 'crashed'],
   ['recovery past its bound', { run: neverReady({ timedOut: 'start', exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'hung'],
+  ['recovery stalled before its bound', { run: neverReady({ timedOut: 'start', stalled: { afterMs: 1500, forMs: 15_200, cpuMs: 60 }, exit: { exitCode: null, signal: 'SIGKILL' } }) }, 'hung'],
   // answered, then the data
   ['a commit lost', { torn: [page()], ledger: { checked: true, acked: 10, missing: 2 } }, 'lost-commit'],
   ['a commit lost, then a crash', { ledger: { checked: true, acked: 10, missing: 2 }, run: diedInChecks('SIGSEGV') }, 'lost-commit'],
@@ -98,6 +99,8 @@ t.test('the reason of a process failure names how it ended', async (t) => {
   t.match(judgeCycle({ ...base, run: diedInChecks('SIGSEGV') }).reason, /signal SIGSEGV.*Connection lost/);
   t.match(judgeCycle({ ...base, run: neverReady({}) }).reason, /exit code 1/);
   t.match(judgeCycle({ ...base, run: neverReady({ timedOut: 'start' }) }).reason, /within 120 s/);
+  const stalled = neverReady({ timedOut: 'start', stalled: { afterMs: 1540, forMs: 15_230, cpuMs: 60 } });
+  t.match(judgeCycle({ ...base, run: stalled }).reason, /did not answer, from 1.5 s after it started it stalled: for 15.2 s it read and wrote nothing and its threads used 60 ms of CPU, and was killed$/);
   t.match(judgeCycle({ ...base, run: run({ shutdown: 'failed', exit: null }) }).reason, /an end the rig did not see/);
 });
 

@@ -86,6 +86,7 @@ t.test('without a fault the recovery server ends with a clean shutdown, on the r
   t.equal(record.ledger.missing, 0);
   t.equal(record.recovery?.shutdown, 'clean');
   t.same(record.recovery?.exit, { exitCode: 0, signal: null });
+  t.equal(record.recovery?.stalled, undefined, 'a recovery that answers never stalled');
   t.ok((record.recovery?.readyMs ?? 0) > 0, 'the time to ready is recorded');
   t.match(readFileSync(join(work, 'landed', 'error.log'), 'utf8'), /Shutdown complete/, 'the saved log includes the end of the shutdown');
 });
@@ -120,6 +121,22 @@ t.test('a recovery that does not answer within its bound hung', async (t) => {
   t.equal(record.recovery?.readyMs, null, 'it never answered');
   t.equal(record.recovery?.timedOut, 'start');
   t.notOk(record.serverStarted);
+  isFinding(t, record);
+});
+
+t.test('a recovery that stalls before it answers hung at its stall window, not at its bound', async (t) => {
+  // frozen while it starts: no CPU and no I/O from then on, as a server hung on an unreadable page
+  const { record, report } = await cycle('stalled-start', { when: 'before-ready', signal: 'SIGSTOP' }, { startMs: 90_000, stallMs: 2000 });
+  t.ok(report[0]?.sentAtMs !== null && report[0]?.sentAtMs !== undefined, `the server was frozen while starting (${JSON.stringify(report)})`);
+  t.equal(record.verdict, 'hung', record.reason);
+  t.equal(record.recovery?.timedOut, 'start');
+  t.equal(record.recovery?.readyMs, null, 'it never answered');
+  const stalled = record.recovery?.stalled;
+  t.ok(stalled, `the stall is recorded: ${JSON.stringify(stalled)}`);
+  t.ok(stalled!.forMs >= 2000 && stalled!.cpuMs <= 0.02 * stalled!.forMs, 'a whole window, at next to no CPU');
+  t.ok(stalled!.afterMs + stalled!.forMs < 90_000, 'it ended at the stall, before the start bound');
+  t.equal(record.recovery?.bounds.stallMs, 2000, 'the bound it was judged by is on the record');
+  t.match(record.reason, /it stalled: for \d+(\.\d)? s it read and wrote nothing and its threads used \d+ ms of CPU, and was killed/);
   isFinding(t, record);
 });
 

@@ -126,9 +126,14 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
       cleanup.push('runtime', async () => runtime.close?.());
       const runDir = makeRunDir();
       cleanup.push('run dir', async () => runDir.remove());
-      const bound = record.recovery?.bounds.startMs ?? DEFAULT_RECOVERY_BOUNDS.startMs; // the cycle's own, if it recorded one
-      const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, bound);
-      if (!outcome.ready) {
+      // the cycle's own bounds where it recorded them (a record from before the stall check has none)
+      const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...record.recovery?.bounds };
+      const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, bounds.startMs, bounds.stallMs);
+      if (!outcome.ready && outcome.timedOut) {
+        const s = outcome.stalled;
+        const how = s ? `stalled from ${(s.afterMs / 1000).toFixed(1)} s after it started: for ${(s.forMs / 1000).toFixed(1)} s it read and wrote nothing and used ${s.cpuMs} ms of CPU` : `did not answer within ${bounds.startMs / 1000} s`;
+        process.stdout.write(`the server hung again: it ${how}, and was killed; ${tellingLines(outcome.errorLog)}\n`);
+      } else if (!outcome.ready) {
         process.stdout.write(`the server refused to start again (exit ${outcome.exitCode}); ${tellingLines(outcome.errorLog)}\n`);
       } else {
         process.stdout.write(`the server started on the crash image; socket ${outcome.server.socketPath}\n`);

@@ -40,10 +40,13 @@ export async function recoverServer(
   cleanup.push('recovery run dir', async () => runDir.remove());
   const spec = { datadir: crash.datadir, runDir: runDir.path, settings: settings.server, signal };
   const startedAt = Date.now();
-  const outcome = await runtime.start(spec, bounds.startMs);
+  const outcome = await runtime.start(spec, bounds.startMs, bounds.stallMs);
   if (!outcome.ready) {
     const exit = { exitCode: outcome.exitCode, signal: outcome.signal ?? null };
-    const run: RecoveryRun = { bounds, readyMs: null, endedIn: 'start', timedOut: outcome.timedOut ? 'start' : null, exit, shutdown: 'not-reached' };
+    const run: RecoveryRun = {
+      bounds, readyMs: null, endedIn: 'start', timedOut: outcome.timedOut ? 'start' : null, exit, shutdown: 'not-reached',
+      ...(outcome.stalled ? { stalled: outcome.stalled } : {}),
+    };
     const ledger = { checked: false, acked: load.ackedCount, missing: 0, note: 'the server did not start' };
     const invariants = { checked: false, violations: [] };
     return { run, errorLog: outcome.errorLog, ledger, checkTable: { tables: 0, failed: [] }, invariants };
