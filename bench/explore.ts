@@ -220,15 +220,31 @@ function lanesText(r: ExploreResult): string {
   return `${r.lanes - opened.length} at once${opened.join('')}`;
 }
 
+/**
+ * The most a pass's CPU cost allows (every core busy judging from the recording's end), in states
+ * an hour with the recording; and the same with the rig's own process taken out: what the
+ * servers, the disks and the kernel allow.
+ */
+function ceilings(p: Pass, recordMs: number): { ceiling: number; bare: number } {
+  const n = p.result.records.length;
+  const ceilingAt = (cpuS: number) => (n / (recordMs + (cpuS * 1000) / cpus().length)) * 3_600_000;
+  return { ceiling: ceilingAt(p.cpu.machine), bare: ceilingAt(Math.max(0, p.cpu.machine - p.cpu.rig)) };
+}
+
+/** Under the target: whether a cheaper rig could reach it here, or no rig could. */
+function reachText(p: Pass, recordMs: number, limitPerHour: number, rate: number): string {
+  if (rate >= TARGET_SHARE * limitPerHour) return '';
+  const { ceiling, bare } = ceilings(p, recordMs);
+  const pct = (perHour: number) => `${Math.round((100 * perHour) / limitPerHour)}%`;
+  const verdict = bare < TARGET_SHARE * limitPerHour ? 'even a rig at no cost stays under the target here' : ceiling < TARGET_SHARE * limitPerHour ? 'only a cheaper rig reaches the target here' : 'the cores have room, so waits hold it back, not CPU';
+  return ` (at this CPU cost the cores allow ${pct(ceiling)}, ${pct(bare)} with the rig's own process costing nothing: ${verdict})`;
+}
+
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
   const n = p.result.records.length;
   const perState = (total: number) => total / Math.max(1, n);
   const perHour = (n / (recordMs + p.result.statesMs)) * 3_600_000;
-  // every core busy judging from the recording's end: the most this pass's CPU cost allows
-  const ceilingAt = (cpuS: number) => (n / (recordMs + (cpuS * 1000) / cpus().length)) * 3_600_000;
-  const ceiling = ceilingAt(p.cpu.machine);
-  // the same with the rig's own process taken out: what the servers, the disks and the kernel allow
-  const bare = ceilingAt(Math.max(0, p.cpu.machine - p.cpu.rig));
+  const { ceiling, bare } = ceilings(p, recordMs);
   return (
     `  ${p.name} (${lanesText(p.result)}): ${perHour.toFixed(0)} states/h with the recording (${perState(p.result.statesMs / 1000).toFixed(2)} s per state, ` +
     `${Math.round((100 * perHour) / limitPerHour)}% of the limit); stages (median s) ${stageTimes(p.result.records)}; ` +
@@ -306,7 +322,7 @@ async function main(): Promise<void> {
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
-              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, limit, afterRate)}${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
               `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
               differences(before, putBack) +
               differences(before, after),
