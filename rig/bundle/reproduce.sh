@@ -3,6 +3,7 @@
 #   MARIADBD=/path/to/mariadbd ./reproduce.sh    a server binary of your own (MYSQLD= for MySQL)
 #   ./reproduce.sh                               the image named in expected.env, with Docker
 #   EXTRA_OPTIONS='--lc-messages-dir=BUILD/sql/share' ...   options a build of your own needs too
+#   START_SECONDS=30 ./reproduce.sh              how long the server may take to answer (120)
 # Exit: 1 the failure reproduced, 0 the server recovered cleanly, 2 it failed another way,
 # 125 it could not run. The datadir is copied first: the bundle stays as it is.
 set -u
@@ -62,11 +63,13 @@ page_lsn() {
 
 started=refused
 waited=0
+[ "$EXPECT_OUTCOME" = hangs ] && say "the rig saw this server hang: waiting up to $START_SECONDS s for it to answer (START_SECONDS=N to change)"
 while [ "$waited" -lt "$START_SECONDS" ]; do
   if log | grep -q 'ready for connections'; then started=ready; break; fi
   alive || break
   sleep 1
   waited=$((waited + 1))
+  [ $((waited % 30)) = 0 ] && [ "$waited" -lt "$START_SECONDS" ] && say "no answer after $waited s"
 done
 if [ "$started" != ready ] && alive; then started=hung; fi
 

@@ -120,3 +120,25 @@ t.test("reproduce.sh reads a stale page's LSN after a clean run: older is reprod
   t.equal(current.exitCode, 0, current.stdout);
   t.match(current.stdout, /recovered cleanly/);
 });
+
+/**
+ * reproduce.sh on a hang: it says how long it waits before the wait begins (a hang would otherwise
+ * be that long of silence), and a stand-in server that never answers is the failure again.
+ */
+t.test('reproduce.sh on a hang: says how long it waits, then a server that never answers reproduces it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rig-reproduce-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const server = join(dir, 'server');
+  writeFileSync(server, '#!/bin/sh\nwhile :; do sleep 0.1; done\n');
+  chmodSync(server, 0o755);
+  const bundle = join(dir, 'bundle');
+  mkdirSync(join(bundle, 'datadir'), { recursive: true });
+  copyFileSync(REPRODUCE_SCRIPT, join(bundle, 'reproduce.sh'));
+  writeFileSync(join(bundle, 'expected.env'), expectedEnv(record('hung', { errorLog: { excerpt: '', events: [] } }), null));
+  writeFileSync(join(bundle, 'server-options.txt'), '');
+  const run = await execa('sh', ['./reproduce.sh'], { cwd: bundle, env: { PATH: '/usr/bin:/bin', MYSQLD: server, START_SECONDS: '2' }, extendEnv: false, reject: false });
+  t.match(run.stdout, /reproduce.sh: the rig saw this server hang: waiting up to 2 s for it to answer \(START_SECONDS=N to change\)\n/);
+  t.match(run.stdout, /this run saw: +hangs/);
+  t.equal(run.exitCode, 1, run.stdout);
+  t.match(run.stdout, /REPRODUCED/);
+});
