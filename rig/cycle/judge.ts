@@ -24,7 +24,7 @@
  * A write-ahead order violation the device saw (rig/cycle/write-order.ts) changes no verdict: the
  * reason names it, since it explains why a checkpoint could not be trusted.
  */
-import type { CycleRecord, RecoveryRun, Verdict, WriteOrderCheck } from '../results/types.js';
+import type { CycleRecord, RecoveryRun, StallSeen, Verdict, WriteOrderCheck } from '../results/types.js';
 
 export interface JudgeInput {
   torn: CycleRecord['tornPagesBefore'];
@@ -57,12 +57,15 @@ function exitText(exit: RecoveryRun['exit']): string {
   return `exit code ${exit.exitCode}`;
 }
 
+/** What a stall before the server answered was judged on, in words (the reason; rig repro). */
+export function stallText(s: StallSeen): string {
+  return `from ${seconds(s.afterMs)} after it started it stalled: for ${seconds(s.forMs)} it read and wrote nothing and its threads used ${s.cpuMs} ms of CPU`;
+}
+
 function judgeNeverReady(input: JudgeInput, tornText: string): Judgement {
   const { run } = input;
   if (run.timedOut === 'start' && run.stalled) {
-    const s = run.stalled;
-    const stalled = `from ${seconds(s.afterMs)} after it started it stalled: for ${seconds(s.forMs)} it read and wrote nothing and its threads used ${s.cpuMs} ms of CPU`;
-    return { verdict: 'hung', reason: `${tornText}; the server did not answer, ${stalled}, and was killed` };
+    return { verdict: 'hung', reason: `${tornText}; the server did not answer, ${stallText(run.stalled)}, and was killed` };
   }
   if (run.timedOut === 'start') {
     return { verdict: 'hung', reason: `${tornText}; the server did not answer within ${seconds(run.bounds.startMs)} of starting and was killed` };

@@ -5,7 +5,7 @@
  * server is read by its host pid the same way. Null where any of it cannot be read (no such
  * process, a datadir on no block device): a stall is then never judged (./stall-watch.ts).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ActivitySample } from './stall-watch.js';
 
 const USER_HZ = 100; // the unit of /proc's CPU times on Linux
@@ -29,7 +29,7 @@ export function deviceStatOf(path: string): string | null {
   const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn);
   const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn);
   const stat = `/sys/dev/block/${major}:${minor}/stat`;
-  return readable(stat) ? stat : null;
+  return existsSync(stat) ? stat : null;
 }
 
 export function activitySource(pid: number | null, datadir: string): ActivitySource | null {
@@ -61,13 +61,4 @@ const IO_KEYS = ['syscr', 'syscw', 'read_bytes', 'write_bytes'];
 function ioCounters(text: string): number[] {
   const found = new Map(text.split('\n').map((line) => line.split(':').map((s) => s.trim()) as [string, string]));
   return IO_KEYS.map((key) => Number(found.get(key)));
-}
-
-function readable(path: string): boolean {
-  try {
-    readFileSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

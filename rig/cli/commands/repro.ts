@@ -24,6 +24,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { badInput } from '../../errors.js';
 import { loadCycleRecord } from '../../repro/repro.js';
 import { rejudgeOn } from '../../cycle/rejudge-on.js';
+import { stallText } from '../../cycle/judge.js';
 import { stateAsCut } from '../../explore/barrier-cut.js';
 import { createLocalRuntime } from '../../runtime/local.js';
 import type { ServerRuntime } from '../../runtime/types.js';
@@ -130,9 +131,8 @@ async function repro(dirArg: string, opts: ReproOptions): Promise<number> {
       const bounds = { ...DEFAULT_RECOVERY_BOUNDS, ...record.recovery?.bounds };
       const outcome = await runtime.start({ datadir, runDir: runDir.path, settings: record.settings.server, signal }, bounds.startMs, bounds.stallMs);
       if (!outcome.ready && outcome.timedOut) {
-        const s = outcome.stalled;
-        const how = s ? `stalled from ${(s.afterMs / 1000).toFixed(1)} s after it started: for ${(s.forMs / 1000).toFixed(1)} s it read and wrote nothing and used ${s.cpuMs} ms of CPU` : `did not answer within ${bounds.startMs / 1000} s`;
-        process.stdout.write(`the server hung again: it ${how}, and was killed; ${tellingLines(outcome.errorLog)}\n`);
+        const how = outcome.stalled ? stallText(outcome.stalled) : `it did not answer within ${bounds.startMs / 1000} s`;
+        process.stdout.write(`the server hung again: ${how}, and was killed; ${tellingLines(outcome.errorLog)}\n`);
       } else if (!outcome.ready) {
         process.stdout.write(`the server refused to start again (exit ${outcome.exitCode}); ${tellingLines(outcome.errorLog)}\n`);
       } else {
