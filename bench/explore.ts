@@ -13,7 +13,9 @@
  * costs (the machine's busy time and the rig's own process's, its kernel part and the bytes it read), with the rate the cores could reach at
  * that cost, without and with the recording (its share of the limit says whether the target can be
  * reached on this machine at all), and with the recording but the rig's own process at no cost
- * (what the servers, the disks and the kernel alone allow); and any state whose recovery ran to the
+ * (what the servers, the disks and the kernel alone allow); under the target, the same two were the
+ * next recording made while the states are judged (the recording's CPU, measured, added to the
+ * states'); and any state whose recovery ran to the
  * rig's bound or stalled (a hung server), with the rate
  * without it. Target: 75% of the limit.
  * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`);
@@ -231,13 +233,39 @@ function ceilings(p: Pass, recordMs: number): { ceiling: number; bare: number } 
   return { ceiling: ceilingAt(p.cpu.machine), bare: ceilingAt(Math.max(0, p.cpu.machine - p.cpu.rig)) };
 }
 
+/**
+ * The most the cores allow were the next recording made while these states are judged, so that
+ * only CPU and never the recording's wait holds the states back: the recording's CPU and the
+ * states' together over every core, and the same with the rig's own process at no cost in both
+ * (its load client included, so this is an upper bound).
+ */
+function overlapped(p: Pass, recordCpu: PassCpu): { ceiling: number; bare: number } {
+  const n = p.result.records.length;
+  const at = (cpuS: number) => (n / ((cpuS * 1000) / cpus().length)) * 3_600_000;
+  const bareS = (c: PassCpu) => Math.max(0, c.machine - c.rig);
+  return { ceiling: at(recordCpu.machine + p.cpu.machine), bare: at(bareS(recordCpu) + bareS(p.cpu)) };
+}
+
 /** Under the target: whether a cheaper rig could reach it here, or no rig could. */
-function reachText(p: Pass, recordMs: number, limitPerHour: number, rate: number): string {
+function reachText(p: Pass, recordMs: number, recordCpu: PassCpu, limitPerHour: number, rate: number): string {
   if (rate >= TARGET_SHARE * limitPerHour) return '';
   const { ceiling, bare } = ceilings(p, recordMs);
+  const both = overlapped(p, recordCpu);
+  const target = TARGET_SHARE * limitPerHour;
   const pct = (perHour: number) => `${Math.round((100 * perHour) / limitPerHour)}%`;
-  const verdict = bare < TARGET_SHARE * limitPerHour ? 'even a rig at no cost stays under the target here' : ceiling < TARGET_SHARE * limitPerHour ? 'only a cheaper rig reaches the target here' : 'the cores have room, so waits hold it back, not CPU';
-  return ` (at this CPU cost the cores allow ${pct(ceiling)}, ${pct(bare)} with the rig's own process costing nothing: ${verdict})`;
+  const n = p.result.records.length;
+  const rigNow = (recordCpu.rig + p.cpu.rig) / n;
+  const rigBudget = rigNow + (cpus().length * 3600) / target - (recordCpu.machine + p.cpu.machine) / n; // CPU s a state
+  const cheaper = `with the rig's own process at ${rigBudget.toFixed(2)} s of CPU a state, recording included, against ${rigNow.toFixed(2)} s now`;
+  const verdict =
+    both.bare < target ? 'even a rig at no cost that records while it judges stays under the target here'
+    : bare < target ? (both.ceiling < target ? `only a rig that records while it judges reaches the target here, ${cheaper}` : 'only a rig that records while it judges reaches the target here')
+    : ceiling < target ? 'only a cheaper rig reaches the target here'
+    : 'the cores have room, so waits hold it back, not CPU';
+  return (
+    ` (at this CPU cost the cores allow ${pct(ceiling)}, ${pct(bare)} with the rig's own process costing nothing; ` +
+    `recording while judging, ${pct(both.ceiling)} and ${pct(both.bare)}: ${verdict})`
+  );
 }
 
 function passLine(p: Pass, recordMs: number, limitPerHour: number): string {
@@ -288,8 +316,10 @@ async function main(): Promise<void> {
           const settings: ScenarioSettings = { ...live, disk: { ...live.disk, trigger: trigger?.ok ? trigger.value : DEFAULT_EXPLORE_TRIGGER }, explore: { states: STATES, pick: PICK } };
           const recordingDir = join(dir, 'recording');
           const recordStarted = Date.now();
+          const recordCpuUse = new CpuUse();
           const recorded = await recordLoad({ settings, seed: 1, dir: recordingDir, cacheRoot: context.cacheRoot, runtime, serverVersion, diskEnvironment: context.disk, signal });
           const recordMs = Date.now() - recordStarted;
+          const recordCpu = recordCpuUse.stop();
           const input = (pass: string): ExploreInput => ({
             runId: `${live.name}-explore`, settings, seed: 1, expectation: live.expect, states: STATES, pick: PICK,
             recordingDir, stateDir: (id) => join(dir, pass, id.split('-').pop()!), reproPrefix: '', // short: the disk's socket path
@@ -318,11 +348,11 @@ async function main(): Promise<void> {
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
           process.stdout.write(
             `${live.name} (${serverVersion}): ${CYCLES ? `live ${cyclesPerHour.toFixed(0)} cycles/h (${verdicts(cycles)}; ${claim} ${share(cycles)})` : 'no live cycles'}; ` +
-              `recording ${(recordMs / 1000).toFixed(1)} s (${recordingPhases(recorded.timings)}); ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
+              `recording ${(recordMs / 1000).toFixed(1)} s (${recordingPhases(recorded.timings)}; CPU: the machine's ${recordCpu.machine.toFixed(1)} s, the rig's own process ${recordCpu.rig.toFixed(1)} s); ${after.result.records.length} states: ${verdicts(after.result.records)}; ${claim} ${share(after.result.records)}\n` +
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
-              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, limit, afterRate)}${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, recordCpu, limit, afterRate)}${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
               `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
               differences(before, putBack) +
               differences(before, after),
