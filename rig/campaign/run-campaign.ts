@@ -1,6 +1,7 @@
 /**
  * Runs a campaign's cycles (one shard of them, or what a resumed run has left) one after the
- * other, each in DIR/cycles/<id>/. After every cycle the evidence is settled under the cap and
+ * other, each in DIR/cycles/<id>/, save that the next explore cycle records its load while the one
+ * before it is judged (./recording-ahead.ts). After every cycle the evidence is settled under the cap and
  * DIR/results.json and DIR/cycles.jsonl are rewritten atomically, so an interrupted run always leaves valid results;
  * at the end come junit.xml and the HTML report. A cycle interrupted by a signal is not recorded:
  * its own teardown has run, and the abort is rethrown.
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiskEnvironment } from '../../faults/disk-environment.js';
 import { runCycle } from '../cycle/run-cycle.js';
-import { runExplore, type ExploreRecordingSummary } from '../explore/run-explore.js';
+import { defaultLanes, judgeRecorded, recordExploration, type ExploreInput, type ExploreRecordingSummary } from '../explore/run-explore.js';
+import { cycleToRecordAhead, RecordingAhead } from './recording-ahead.js';
 import type { LaneOpening } from '../explore/lane-growth.js';
 import { checkAborted } from '../interrupts.js';
 import { measurePair } from '../perf/measure-pair.js';
@@ -80,6 +82,8 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
   mkdirSync(join(dir, 'cycles'), { recursive: true });
   await save();
   const perfRoot = hasPerf(input.campaign) ? mkdtempSync(join(tmpdir(), 'rig-perf-')) : null;
+  const ahead: { recording: RecordingAhead | null } = { recording: null }; // set in a closure below
+  const explores = (c: PlannedCycle) => input.campaign.scenarios.some((s) => s.settings.name === c.scenario && s.settings.explore !== undefined);
   try {
     for (const planned of cycles) {
       if (records.has(planned.id) || pairs.has(planned.id)) continue;
@@ -103,10 +107,16 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
         await save();
       };
       if (scenario.settings.explore) {
-        rmSync(join(dir, 'recordings', planned.id), { recursive: true, force: true });
-        await exploreOne(input, planned, scenario.settings, () => judged + 1, settle);
+        const own = ahead.recording?.cycle === planned ? ahead.recording : null;
+        ahead.recording = null;
+        // the next explore cycle records while this one's states are judged (./recording-ahead.ts)
+        const recordNext = () => {
+          const next = recordsAhead(input) ? cycleToRecordAhead(cycles, planned, (c) => records.has(c.id) || pairs.has(c.id), explores) : null;
+          if (next) ahead.recording = new RecordingAhead(next, recordingDir(dir, next), (s) => recordCycle(exploreInput(input, next, s)), signal);
+        };
+        await exploreOne(input, planned, own, recordNext, () => judged + 1, settle);
         checkAborted(signal); // interrupted mid-exploration: a resumed run explores this cycle again
-        keeper.settleRecording(join(dir, 'recordings', planned.id), list.map((record) => ({ record, dir: cycleDir(dir, record.id) })));
+        keeper.settleRecording(recordingDir(dir, planned), list.map((record) => ({ record, dir: cycleDir(dir, record.id) })));
         await save();
       } else {
         const record = await runOne(input, planned, judged + 1);
@@ -115,6 +125,7 @@ export async function runCampaign(input: CampaignRunInput): Promise<CampaignRun>
       }
     }
   } finally {
+    await ahead.recording?.stop(); // its cycle was not reached: interrupted, or failed before it
     if (perfRoot) rmSync(perfRoot, { recursive: true, force: true });
   }
   const results = assembleResults(input.facts, plans, inOrder(), new Date().toISOString(), { cycles: ran, since }, perfInOrder());
@@ -149,28 +160,54 @@ async function runOne(input: CampaignRunInput, planned: PlannedCycle, n: number)
 }
 
 /**
- * An explore cycle: one recording, then each state judged is settled and saved as it finishes,
- * like a live cycle. The recording stays in DIR/recordings/<cycle>/: every state's repro needs it.
+ * An explore cycle: its recording (made now, or ahead of its turn while the cycle before it was
+ * judged), then each state judged is settled and saved as it finishes, like a live cycle. Once the
+ * recording is in hand, `recordNext` starts the next cycle's. The recording stays in
+ * DIR/recordings/<cycle>/: every state's repro needs it.
  */
 async function exploreOne(
   input: CampaignRunInput,
   planned: PlannedCycle,
-  settings: ScenarioSettings,
+  ahead: RecordingAhead | null,
+  recordNext: () => void,
   next: () => number,
   settle: (record: CycleRecord) => Promise<void>,
 ): Promise<void> {
-  const { runtime, serverVersion } = input.runtimeFor(planned.scenario);
   input.progress.cycleStarted(next(), planned);
   const started = Date.now();
-  let first = true; // the first state's time includes the recording
-  await runExplore({
+  let first = true; // the first state's time includes the recording, or the wait for it
+  const explore: ExploreInput = {
+    ...exploreInput(input, planned, input.signal),
+    onPhase: (phase) => input.progress.phase(phase),
+    onWarning: (line) => input.progress.warn(line),
+    onRecorded: (r) => input.progress.note(recordedLine(planned.id, r, ahead !== null)),
+    onLanes: (o) => input.progress.note(laneLine(planned.id, o)),
+    onState: async (record) => {
+      if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
+      // states judged in lanes are handed on in order, several at once: each shows its own time
+      const ownMs = Object.values(record.timings).reduce((sum, ms) => sum + (ms ?? 0), 0);
+      input.progress.cycleFinished(next(), record, (first ? Date.now() - started : ownMs) / 1000);
+      first = false;
+      await settle(record);
+    },
+  };
+  const { recorded, ms } = await (ahead ? ahead.recorded : recordCycle(explore));
+  recordNext();
+  await judgeRecorded(explore, recorded, ms);
+}
+
+/** What an explore cycle's recording and states are made with. */
+function exploreInput(input: CampaignRunInput, planned: PlannedCycle, signal: AbortSignal): ExploreInput {
+  const settings = input.campaign.scenarios.find((s) => s.settings.name === planned.scenario)!.settings;
+  const { runtime, serverVersion } = input.runtimeFor(planned.scenario);
+  return {
     runId: planned.id,
     settings,
     seed: planned.seed,
     expectation: settings.expect,
     states: settings.explore!.states,
     pick: settings.explore!.pick,
-    recordingDir: join(input.dir, 'recordings', planned.id),
+    recordingDir: recordingDir(input.dir, planned),
     stateDir: (id) => {
       rmSync(cycleDir(input.dir, id), { recursive: true, force: true });
       return cycleDir(input.dir, id);
@@ -181,27 +218,33 @@ async function exploreOne(
     serverVersion,
     ...(input.diskEnvironment ? { diskEnvironment: input.diskEnvironment } : {}),
     ...(input.lanes !== undefined ? { lanes: input.lanes } : {}),
-    signal: input.signal,
-    onPhase: (phase) => input.progress.phase(phase),
-    onWarning: (line) => input.progress.warn(line),
-    onRecorded: (r) => input.progress.note(recordedLine(planned.id, r)),
-    onLanes: (o) => input.progress.note(laneLine(planned.id, o)),
-    onState: async (record) => {
-      if (input.signal.aborted) return; // interrupted mid-state: its teardown ran; it is not recorded
-      // states judged in lanes are handed on in order, several at once: each shows its own time
-      const ownMs = Object.values(record.timings).reduce((sum, ms) => sum + (ms ?? 0), 0);
-      input.progress.cycleFinished(next(), record, (first ? Date.now() - started : ownMs) / 1000);
-      first = false;
-      await settle(record);
-    },
-  });
+    signal,
+  };
 }
 
-/** What an exploration's recording held and how its states are judged, said once it is made. */
-export function recordedLine(id: string, r: ExploreRecordingSummary): string {
+function recordingDir(dir: string, planned: PlannedCycle): string {
+  return join(dir, 'recordings', planned.id);
+}
+
+/** An explore cycle's recording, in a folder emptied of what an interrupted run of it left. */
+function recordCycle(explore: ExploreInput): ReturnType<typeof recordExploration> {
+  rmSync(explore.recordingDir, { recursive: true, force: true });
+  return recordExploration(explore);
+}
+
+/** Recordings are made ahead where states are judged more than one at a time. */
+function recordsAhead(input: CampaignRunInput): boolean {
+  return (input.lanes ?? defaultLanes()) > 1;
+}
+
+/**
+ * What an exploration's recording held and how its states are judged, said once it is made; and
+ * whether it was made while the cycle before it was judged (the load then shared the cores).
+ */
+export function recordedLine(id: string, r: ExploreRecordingSummary, ahead = false): string {
   const seconds = Object.values(r.timings).reduce((sum, ms) => sum + (ms ?? 0), 0) / 1000;
   return (
-    `${id}: recorded ${r.writes} writes in ${seconds.toFixed(1)} s, ${r.barriers} barriers with writes pending; ` +
+    `${id}: recorded ${r.writes} writes in ${seconds.toFixed(1)} s${ahead ? ' while the cycle before it was judged' : ''}, ${r.barriers} barriers with writes pending; ` +
     `judging ${r.picked} state${r.picked === 1 ? '' : 's'}, ${r.lanes} at once` +
     (r.mostLanes > r.lanes ? `, up to ${r.mostLanes} while the cores have room` : '')
   );

@@ -109,7 +109,8 @@ function scoresFor(input: ExploreInput, recorded: RecordedLoad, b: Barriers, fd:
   });
 }
 
-export async function runExplore(input: ExploreInput): Promise<ExploreResult> {
+/** An exploration's recording (judged by judgeRecorded), and how long it took. */
+export async function recordExploration(input: ExploreInput): Promise<{ recorded: RecordedLoad; ms: number }> {
   const refusal = exploreRefusal(input.settings);
   if (refusal) throw badInput(refusal.message);
   const started = Date.now();
@@ -125,7 +126,7 @@ export async function runExplore(input: ExploreInput): Promise<ExploreResult> {
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
   });
-  return judgeRecorded(input, recorded, Date.now() - started);
+  return { recorded, ms: Date.now() - started };
 }
 
 /**

@@ -134,7 +134,7 @@ t.test('evidence a resumed run kept counts against the cap', async (t) => {
   t.equal(later.record.evidenceDir, 'cycles/dw-on-2');
 });
 
-/** An explore cycle's recording (of `KiB` real bytes) and its states' folders, as runExplore leaves them. */
+/** An explore cycle's recording (of `KiB` real bytes) and its states' folders, as an explore cycle leaves them. */
 function exploration(resultsDir: string, run: number, verdicts: Verdict[], recordingKiB: number) {
   const recordingDir = join(resultsDir, 'recordings', `dw-on-${run}`);
   mkdirSync(recordingDir, { recursive: true });

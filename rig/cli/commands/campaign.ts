@@ -228,7 +228,7 @@ function printEnd(results: CampaignResults, report: string | null): void {
 }
 
 /** `--lanes`, for `rig campaign` and `rig explore`. */
-export const LANES_HELP = `explore cycles judge this many crash states at once, each with its own server and disk (default: ${defaultLanes()} on this machine to start, two where there are two cores or more, and more while the cores have room, up to ${mostLanes()})`;
+export const LANES_HELP = `explore cycles judge this many crash states at once, each with its own server and disk (default: ${defaultLanes()} on this machine to start, two where there are two cores or more, and more while the cores have room, up to ${mostLanes()}); with more than one, the next explore cycle records its load meanwhile`;
 
 export function register(program: Command): void {
   program
