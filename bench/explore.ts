@@ -4,7 +4,9 @@
  * judged three times: one at a time with nothing remembered between scans (the baseline); as
  * explore judged them before clone stores (lanes, scan memo, each state built in a working image
  * put back afterwards and judged on a power-fail disk); and as explore judges them by default
- * (lanes, scan memo, each state a clone judged on a loop disk). Prints the recording's stages and,
+ * (lanes, scan memo, each state a clone judged on a loop disk); and as explore judges them in a
+ * campaign of several cycles, with the next cycle's recording made meanwhile (whose rate holds the
+ * recording's time only where it outlasts the states). Prints the recording's stages and,
  * per pass, each stage's median time, the judged states per hour with the recording's time
  * included, and that rate as a share of the recovery-only limit (3,600 s over the median time of
  * the states' own recoveries, one at a time: the baseline's);
@@ -18,8 +20,8 @@
  * states'); and any state whose recovery ran to the
  * rig's bound or stalled (a hung server), with the rate
  * without it. Target: 75% of the limit.
- * `--lanes N` judges the second and third passes N states at once (as `rig campaign --lanes`);
- * without it the third opens lanes while the cores have room, as explore does, and says when.
+ * `--lanes N` judges every pass after the first N states at once (as `rig campaign --lanes`);
+ * without it the third and fourth open lanes while the cores have room, as explore does, and say when.
  * Run from the project root as root: `node dist/bench/explore.js [--cycles N] [--states N]
  * [--pick P] [--trigger T] [--lanes N] [--scenario NAME] [campaign.yml]`.
  */
@@ -295,7 +297,7 @@ async function main(): Promise<void> {
   if (!scenarios.length) refuse(`--scenario: ${FILE} has no scenario '${ONLY}'; use one of ${campaign.scenarios.map((s) => s.settings.name).join(', ')}`, USAGE);
   const context = contextFromEnv();
   const root = mkdtempSync(join(tmpdir(), 'rig-bench-explore-'));
-  process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario, judged three ways on one recording\n`);
+  process.stdout.write(`explore bench: ${FILE}, ${CYCLES} live cycles and ${STATES} ${PICK} states per scenario, judged four ways on one recording\n`);
   const shares: number[] = [];
   try {
     await runInterruptible(async (signal) => {
@@ -338,12 +340,22 @@ async function main(): Promise<void> {
             const result = await judgeRecorded({ ...input(`pass-${passes.length + 1}`), ...options, onWarning: (line) => process.stdout.write(`  ${line}\n`) }, recorded, recordMs);
             passes.push({ name, result, rig: peakRss(), tree: tree.stop(), lanes: result.lanes, cpu: cpu.stop() });
           }
+          // as a campaign of several explore cycles runs: the next cycle's recording made while
+          // these states are judged (rig/campaign/recording-ahead.ts); a cycle then takes the
+          // longer of the two, and so does each cycle after it
+          const overlapStarted = Date.now();
+          const nextRecording = recordLoad({ settings, seed: 2, dir: join(dir, 'recording-next'), cacheRoot: context.cacheRoot, runtime, serverVersion, diskEnvironment: context.disk, signal }).then((r) => ({ writes: r.recording.events.filter((e) => e.kind === 'write').length, ms: Date.now() - overlapStarted }));
+          nextRecording.catch(() => undefined); // awaited below, after the states
+          const beside = await judgeRecorded({ ...input('pass-4'), ...LANES, onWarning: (line) => process.stdout.write(`  ${line}\n`) }, recorded, recordMs);
+          const next = await nextRecording;
+          const overlapMs = Date.now() - overlapStarted;
           const [before, putBack, after] = passes as [Pass, Pass, Pass];
           const recoveryMs = medianRecovery(before.result.records);
           const limit = 3_600_000 / recoveryMs;
           const afterRate = (after.result.records.length / (recordMs + after.result.statesMs)) * 3_600_000;
+          const besideRate = (beside.records.length / overlapMs) * 3_600_000;
           shares.push(afterRate / limit);
-          const same = before.result.records.filter((r, i) => passes.every((p) => judgement(r) === judgement(p.result.records[i]!))).length;
+          const same = before.result.records.filter((r, i) => passes.every((p) => judgement(r) === judgement(p.result.records[i]!)) && judgement(r) === judgement(beside.records[i]!)).length;
           const putBackRate = (putBack.result.records.length / (recordMs + putBack.result.statesMs)) * 3_600_000;
           const claim = CLAIM_WORDS[live.expect] ?? 'exercised';
           process.stdout.write(
@@ -352,10 +364,15 @@ async function main(): Promise<void> {
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
-              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, recordCpu, limit, afterRate)}${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
+              `  as a campaign of several cycles runs them, the next recording made meanwhile (${lanesText(beside)}): ${besideRate.toFixed(0)} states/h, its recording's time in it ` +
+              `(${(overlapMs / 1000 / Math.max(1, beside.records.length)).toFixed(2)} s per state, ${Math.round((100 * besideRate) / limit)}% of the limit); the states took ${(beside.statesMs / 1000).toFixed(1)} s, ` +
+              `the recording beside them ${(next.ms / 1000).toFixed(1)} s for ${next.writes} writes (alone: ${(recordMs / 1000).toFixed(1)} s for ${recorded.recording.events.filter((e) => e.kind === 'write').length})\n` +
+              `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, recordCpu, limit, afterRate)}, ` +
+              `${Math.round((100 * besideRate) / limit)}% in a campaign of several cycles${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
               `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
               differences(before, putBack) +
-              differences(before, after),
+              differences(before, after) +
+              differences(before, { ...after, name: 'beside the next recording', result: beside }),
           );
           const error = [...cycles, ...after.result.records].find((r) => r.verdict === 'rig-error');
           if (error) process.stdout.write(`  first rig error: ${error.id}: ${error.error ?? error.reason}\n`);
