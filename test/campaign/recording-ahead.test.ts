@@ -4,8 +4,7 @@
  * The recording itself is a stand-in here; test/campaign/recording-ahead.int.test.ts makes real
  * ones beside real states.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { cycleToRecordAhead, RecordingAhead, type Recorded } from '../../rig/campaign/recording-ahead.js';
@@ -43,12 +42,16 @@ function standIn(dir: string) {
   return { record, finish: () => finish(), signal: () => seen!, tornDown: () => tornDown };
 }
 
+/** A recording made ahead into a folder of its own, by a stand-in, under a campaign's signal. */
+function aheadIn(dir: string, name: string, campaign: AbortController) {
+  const stand = standIn(join(dir, name));
+  return { stand, ahead: new RecordingAhead(cycle('x', 2), join(dir, name), stand.record, campaign.signal) };
+}
+
 t.test('stopping a recording made ahead stops it and removes what it made', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'rig-ahead-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const running = standIn(join(dir, 'running'));
+  const dir = t.testdir({});
   const campaign = new AbortController();
-  const ahead = new RecordingAhead(cycle('x', 2), join(dir, 'running'), running.record, campaign.signal);
+  const { stand: running, ahead } = aheadIn(dir, 'running', campaign);
   t.ok(existsSync(join(dir, 'running', 'recording.bin')), 'it started at once');
   t.notOk(running.signal().aborted, 'it runs');
   await ahead.stop();
@@ -56,8 +59,7 @@ t.test('stopping a recording made ahead stops it and removes what it made', asyn
   t.ok(running.tornDown(), 'stop() waited for its teardown');
   t.notOk(existsSync(join(dir, 'running')), 'its folder is gone');
 
-  const finished = standIn(join(dir, 'finished'));
-  const done = new RecordingAhead(cycle('x', 3), join(dir, 'finished'), finished.record, campaign.signal);
+  const { stand: finished, ahead: done } = aheadIn(dir, 'finished', campaign);
   finished.finish();
   t.same((await done.recorded).ms, 1, 'a finished recording is handed on');
   await done.stop();
@@ -65,11 +67,8 @@ t.test('stopping a recording made ahead stops it and removes what it made', asyn
 });
 
 t.test('the campaign\'s signal stops a recording made ahead', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'rig-ahead-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const running = standIn(join(dir, 'r'));
   const campaign = new AbortController();
-  const ahead = new RecordingAhead(cycle('x', 2), join(dir, 'r'), running.record, campaign.signal);
+  const { stand: running, ahead } = aheadIn(t.testdir({}), 'r', campaign);
   campaign.abort(new Error('interrupted'));
   t.ok(running.signal().aborted, 'the recording\'s signal follows the campaign\'s');
   await t.rejects(ahead.recorded, /interrupted/, 'its cycle\'s turn sees the interruption');
