@@ -51,6 +51,8 @@ const PICK = (values.pick ?? 'targeted') as ExplorePick;
 const TRIGGER = values.trigger ?? '';
 const ONLY = values.scenario ?? '';
 const LANES = values.lanes === undefined ? {} : { lanes: Number(values.lanes) };
+// a campaign records its next explore cycle beside the judging only with more than one lane
+const BESIDE = LANES.lanes === 1 ? 'beside another recording (a campaign with --lanes 1 records each in its turn)' : 'as a campaign of several cycles runs them, the next recording made meanwhile';
 if (positionals.length > 1 || (positionals[0] !== undefined && !positionals[0].endsWith('.yml'))) {
   refuse(`give at most one campaign file (*.yml), not ${positionals.join(' ')}`, USAGE);
 }
@@ -364,11 +366,11 @@ async function main(): Promise<void> {
               `  recovery-only limit ${limit.toFixed(0)} states/h (median recovery ${(recoveryMs / 1000).toFixed(2)} s, one at a time); ` +
               `the same verdict, torn pages and crash-image digest in every pass: ${same} of ${before.result.records.length}\n` +
               passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
-              `  as a campaign of several cycles runs them, the next recording made meanwhile (${lanesText(beside)}): ${besideRate.toFixed(0)} states/h, its recording's time in it ` +
+              `  ${BESIDE} (${lanesText(beside)}): ${besideRate.toFixed(0)} states/h, its recording's time in it ` +
               `(${(overlapMs / 1000 / Math.max(1, beside.records.length)).toFixed(2)} s per state, ${Math.round((100 * besideRate) / limit)}% of the limit); the states took ${(beside.statesMs / 1000).toFixed(1)} s, ` +
               `the recording beside them ${(next.ms / 1000).toFixed(1)} s for ${next.writes} writes (alone: ${(recordMs / 1000).toFixed(1)} s for ${recorded.recording.events.filter((e) => e.kind === 'write').length})\n` +
               `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, recordCpu, limit, afterRate)}, ` +
-              `${Math.round((100 * besideRate) / limit)}% in a campaign of several cycles${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
+              `${Math.round((100 * besideRate) / limit)}% ${LANES.lanes === 1 ? 'beside another recording' : 'in a campaign of several cycles'}${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
               `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
               differences(before, putBack) +
               differences(before, after) +
