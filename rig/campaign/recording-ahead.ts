@@ -6,8 +6,9 @@
  * recorded ahead, only when it is an explore cycle, and only once the cycle before it has its own
  * recording: two recordings never run at once, and no live cycle or perf pair runs beside one.
  *
- * A recording made ahead is the same as one made in its turn: the same settings, seed and folder.
- * Interrupted, or stopped because the cycle before it failed, it removes what it made (as any
+ * A recording made ahead is made as one made in its turn: the same settings, seed and folder. Its
+ * load shares the cores with the judging, so it runs slower until the cut at its trigger and the
+ * recording holds fewer writes (docs/guide/explore.md). Interrupted, or stopped because the cycle before it failed, it removes what it made (as any
  * interrupted recording does: rig/explore/record-load.ts) and its cycle is recorded again in its
  * turn, by this run or by --resume.
  */
