@@ -368,7 +368,7 @@ async function main(): Promise<void> {
               passes.map((p) => `${passLine(p, recordMs, limit)}\n${boundLine(p, recordMs, limit)}`).join('') +
               `  ${BESIDE} (${lanesText(beside)}): ${besideRate.toFixed(0)} states/h, its recording's time in it ` +
               `(${(overlapMs / 1000 / Math.max(1, beside.records.length)).toFixed(2)} s per state, ${Math.round((100 * besideRate) / limit)}% of the limit); the states took ${(beside.statesMs / 1000).toFixed(1)} s, ` +
-              `the recording beside them ${(next.ms / 1000).toFixed(1)} s for ${next.writes} writes (alone: ${(recordMs / 1000).toFixed(1)} s for ${recorded.recording.events.filter((e) => e.kind === 'write').length})\n` +
+              `the recording beside them ${(next.ms / 1000).toFixed(1)} s for ${next.writes} writes (alone: ${(recordMs / 1000).toFixed(1)} s for ${after.result.recording.writes})\n` +
               `  explore at ${Math.round((100 * afterRate) / limit)}% of the limit (target ${100 * TARGET_SHARE}%)${reachText(after, recordMs, recordCpu, limit, afterRate)}, ` +
               `${Math.round((100 * besideRate) / limit)}% ${LANES.lanes === 1 ? 'beside another recording' : 'in a campaign of several cycles'}${CYCLES ? `, ${(afterRate / cyclesPerHour).toFixed(2)}x the live cycles` : ''}, ` +
               `${(afterRate / putBackRate).toFixed(2)}x the rate on power-fail disks${after.result.clones ? '' : ' (no clone store here: the same way twice)'}\n` +
